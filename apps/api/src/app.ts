@@ -1,0 +1,105 @@
+import { apiReference } from '@scalar/express-api-reference';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import { contract } from '@boxoffice/contract';
+import express from 'express';
+import type { Logger } from 'pino';
+import type { Orm } from './db/orm';
+import { apiAccess } from './http/auth';
+import { jsonBody } from './http/body';
+import { errorHandler, notFoundHandler } from './http/error-handler';
+import { idempotency } from './http/idempotency';
+import { requestLogger } from './http/logger';
+import { buildOpenApiDocument } from './http/openapi';
+import type { RateLimits } from './http/rate-limit';
+import { requestId } from './http/request-id';
+import { attendeesRouter } from './modules/attendees/attendee.router';
+import { checkinsRouter } from './modules/checkins/checkin.router';
+import { eventsRouter } from './modules/events/event.router';
+import { ordersRouter } from './modules/orders/order.router';
+import { payoutsRouter } from './modules/payouts/payout.router';
+import { ticketsRouter } from './modules/tickets/ticket.router';
+import { tiersRouter } from './modules/tiers/tier.router';
+
+export interface AppDeps {
+  orm: Orm;
+  rateLimits: RateLimits;
+  logger: Logger;
+  bodyLimitBytes: number;
+  version?: string;
+}
+
+const s = initServer();
+const router = s.router(contract, {
+  events: eventsRouter,
+  tiers: tiersRouter,
+  orders: ordersRouter,
+  tickets: ticketsRouter,
+  attendees: attendeesRouter,
+  checkins: checkinsRouter,
+  payouts: payoutsRouter,
+});
+
+/** Probes a dependency without letting a dead one hold the answer past `ms`. */
+async function within<T>(ms: number, probe: Promise<T>): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createApp(deps: AppDeps): express.Express {
+  const { orm, rateLimits, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestId);
+  app.use(requestLogger(logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const [database, store] = await Promise.all([
+      within(2000, orm.em.getConnection().execute('select 1').then(() => true, () => false)),
+      within(2000, rateLimits.ping()),
+    ]);
+    const checks = {
+      database: database === true ? 'ok' : 'unavailable',
+      rate_limit_store: store === true ? 'ok' : 'unavailable',
+    };
+    const ready = checks.database === 'ok' && checks.rate_limit_store === 'ok';
+    if (!ready) res.set('Retry-After', '5');
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
+  });
+
+  const openApiDocument = buildOpenApiDocument(deps.version ?? '1.0.0');
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use('/docs', apiReference({ url: '/openapi.json', pageTitle: 'Boxoffice API reference' }));
+
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.locals.em = orm.em.fork();
+    next();
+  });
+  createExpressEndpoints(contract, router, api, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: false,
+    globalMiddleware: [apiAccess(rateLimits), ...jsonBody(deps.bodyLimitBytes), idempotency(logger)],
+    requestValidationErrorHandler: (error, _req, _res, next) => next(error),
+  });
+  app.use('/api/v1', api);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,53 @@
+import type { EntityManager, EntityName, FilterQuery, FindOptions, QueryOrderMap } from '@mikro-orm/postgresql';
+
+/** What a service needs to act for one organisation: a request-scoped entity manager and the tenant. */
+export interface TenantContext {
+  em: EntityManager;
+  organisationId: string;
+}
+
+export const iso = (date: Date): string => date.toISOString();
+export const isoOrNull = (date: Date | null | undefined): string | null =>
+  date ? date.toISOString() : null;
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+/** Escapes LIKE wildcards so user text matches literally. */
+export const likeEscape = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+type Ordered = { createdAt: Date; updatedAt: Date; id: string };
+
+/**
+ * One page of `entity` rows matching `where`, with the total. Lists are ordered by `created_at`
+ * then `id` (stable while rows are appended), or by `updated_at` then `id` when syncing with
+ * `updated_since`.
+ */
+export async function findPage<T extends Ordered>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  page: PageRequest & { updated_since?: Date },
+  orderBy?: QueryOrderMap<T>,
+): Promise<Page<T>> {
+  const order =
+    orderBy ??
+    ((page.updated_since
+      ? { updatedAt: 'asc', id: 'asc' }
+      : { createdAt: 'asc', id: 'asc' }) as unknown as QueryOrderMap<T>);
+  const [data, total] = await em.findAndCount(entity, where as never, {
+    orderBy: order,
+    limit: page.limit,
+    offset: (page.page - 1) * page.limit,
+  } as FindOptions<T>);
+  return { data: data as T[], total, page: page.page, limit: page.limit };
+}

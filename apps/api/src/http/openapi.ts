@@ -1,0 +1,40 @@
+import { generateOpenApi } from '@ts-rest/open-api';
+import { API_BASE_PATH, contract } from '@boxoffice/contract';
+
+type Json = Record<string, unknown>;
+
+/** OpenAPI 3.0's `nullable: true` becomes a 3.1 type union with "null". */
+function toOpenApi31(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toOpenApi31);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) out[key] = toOpenApi31(value);
+  if (out.nullable === true) {
+    delete out.nullable;
+    if (typeof out.type === 'string') out.type = [out.type, 'null'];
+    else if (!out.type) return { anyOf: [out, { type: 'null' }] };
+  }
+  return out;
+}
+
+/** The OpenAPI 3.1 document of the public API, generated from the contract. */
+export function buildOpenApiDocument(version: string): Json {
+  const document = generateOpenApi(
+    contract,
+    {
+      info: {
+        title: 'Boxoffice API',
+        version,
+        description:
+          'The Boxoffice public API v1. Authenticate with `Authorization: Bearer bxo_live_…` (keys are made in the dashboard under Settings → API keys; the organisation needs the Pro plan). Reads: 60 per minute per key; writes: 10 per minute.',
+      },
+      servers: [{ url: API_BASE_PATH }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'bxo_live_…' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    { setOperationId: 'concatenated-path' },
+  ) as unknown as Json;
+  return { ...(toOpenApi31(document) as Json), openapi: '3.1.0' };
+}

@@ -1,0 +1,90 @@
+import type { ZodError, ZodIssue } from 'zod';
+import type { RequestValidationError } from '@ts-rest/express';
+
+const fieldName = (issue: ZodIssue): string => issue.path.map(String).join('.');
+
+const article = (noun: string): string => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
+
+const TYPE_NAMES: Record<string, string> = {
+  object: 'JSON object',
+  array: 'array',
+  string: 'string',
+  number: 'number',
+  integer: 'integer',
+  boolean: 'boolean',
+};
+
+/** One sentence per issue that names the field, in words rather than zod's JSON. */
+export function describeIssue(issue: ZodIssue, location: 'body' | 'query' | 'path'): string {
+  const field = fieldName(issue);
+  const subject = field || (location === 'body' ? 'request body' : 'request');
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.received === 'undefined') return `${subject} is required`;
+      const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
+      if (issue.received === 'null') return `${subject} must be ${article(expected)}, not null`;
+      return `${subject} must be ${article(expected)}`;
+    }
+    case 'invalid_enum_value':
+      return `${subject} must be one of: ${issue.options.join(', ')}`;
+    case 'invalid_literal':
+      return `${subject} must be ${JSON.stringify(issue.expected)}`;
+    case 'unrecognized_keys': {
+      const keys = issue.keys.map((key) => (field ? `${field}.${key}` : key));
+      return keys.length === 1 ? `unknown field: ${keys[0]}` : `unknown fields: ${keys.join(', ')}`;
+    }
+    case 'too_small': {
+      const min = Number(issue.minimum);
+      if (issue.type === 'string') {
+        return min <= 1 ? `${subject} must not be empty` : `${subject} must be at least ${min} characters`;
+      }
+      if (issue.type === 'array') return `${subject} must have at least ${min} items`;
+      return issue.inclusive
+        ? `${subject} must be greater than or equal to ${min}`
+        : `${subject} must be greater than ${min}`;
+    }
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.type === 'string') return `${subject} must be at most ${max} characters`;
+      if (issue.type === 'array') return `${subject} must have at most ${max} items`;
+      return issue.inclusive
+        ? `${subject} must be less than or equal to ${max}`
+        : `${subject} must be less than ${max}`;
+    }
+    case 'invalid_string':
+      if (issue.validation === 'datetime') {
+        return `${subject} must be an ISO-8601 timestamp with a time zone, e.g. 2026-06-01T19:00:00Z`;
+      }
+      if (issue.validation === 'regex') return `${subject} has an invalid format`;
+      return `${subject} must be a valid ${String(issue.validation)}`;
+    case 'custom':
+      // Custom issues come from the contract, whose messages already name their field.
+      return issue.message && issue.message !== 'Invalid input' ? issue.message : `${subject} is invalid`;
+    default:
+      return `${subject} is invalid`;
+  }
+}
+
+export interface ValidationProblem {
+  field: string;
+  message: string;
+}
+
+export function describeZodError(
+  error: ZodError,
+  location: 'body' | 'query' | 'path',
+): ValidationProblem[] {
+  return error.issues.map((issue) => ({
+    field: fieldName(issue),
+    message: describeIssue(issue, location),
+  }));
+}
+
+/** Path parameters first, then the query, then the body: the first problem is the message. */
+export function describeRequestValidationError(error: RequestValidationError): ValidationProblem[] {
+  if (error.pathParams) return describeZodError(error.pathParams, 'path');
+  if (error.query) return describeZodError(error.query, 'query');
+  if (error.body) return describeZodError(error.body, 'body');
+  if (error.headers) return describeZodError(error.headers, 'query');
+  return [{ field: '', message: 'invalid request' }];
+}

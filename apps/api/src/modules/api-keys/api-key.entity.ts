@@ -1,0 +1,23 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { Scope } from '@boxoffice/contract';
+
+export const ApiKeySchema = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_keys',
+  properties: {
+    id: p.string().primary(),
+    organisationId: p.text(),
+    name: p.text(),
+    /** `bxo_live_…` plus the last four characters, for lists. */
+    hint: p.text(),
+    /** SHA-256 (hex) of the whole key; the key itself is never stored. */
+    keyHash: p.text(),
+    scopes: p.array().$type<Scope[]>(),
+    lastUsedAt: p.datetime().nullable(),
+    revokedAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export class ApiKey extends ApiKeySchema.class {}
+ApiKeySchema.setClass(ApiKey);

@@ -1,0 +1,165 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SCOPES, type Scope } from '@boxoffice/contract';
+import { iso, isoOrNull } from '../../db/context';
+import { newId, randomBase62 } from '../../db/ids';
+import { badRequest, notFound } from '../../http/errors';
+import { Organisation, type Plan } from '../organisations/organisation.entity';
+import { ApiKey } from './api-key.entity';
+
+export const KEY_PREFIX = 'bxo_live_';
+/** 40 base62 characters: about 238 bits, far past the 32-character minimum. */
+const KEY_RANDOM_LENGTH = 40;
+const KEY_PATTERN = /^bxo_live_[0-9A-Za-z]{32,128}$/;
+/** `last_used_at` is refreshed at most this often, so authentication is not a write per request. */
+const LAST_USED_RESOLUTION_S = 60;
+
+export interface ApiKeyView {
+  id: string;
+  organisation_id: string;
+  name: string;
+  hint: string;
+  scopes: Scope[];
+  status: 'active' | 'revoked';
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export const toApiKeyView = (key: ApiKey): ApiKeyView => ({
+  id: key.id,
+  organisation_id: key.organisationId,
+  name: key.name,
+  hint: key.hint,
+  scopes: key.scopes,
+  status: key.revokedAt ? 'revoked' : 'active',
+  created_at: iso(key.createdAt),
+  last_used_at: isoOrNull(key.lastUsedAt),
+  revoked_at: isoOrNull(key.revokedAt),
+});
+
+export const hashKey = (raw: string): string => createHash('sha256').update(raw).digest('hex');
+
+export function parseScopes(input: readonly string[]): Scope[] {
+  const scopes = [...new Set(input.map((scope) => scope.trim()).filter(Boolean))];
+  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw badRequest(`scopes must be one or more of: ${SCOPES.join(', ')}`);
+  }
+  return SCOPES.filter((scope) => scopes.includes(scope));
+}
+
+/** Creates a key; the raw key is returned only here and never stored. */
+export async function generateKey(
+  em: EntityManager,
+  input: { organisationId: string; name?: string; scopes: readonly string[] },
+): Promise<{ apiKey: ApiKey; key: string }> {
+  const scopes = parseScopes(input.scopes);
+  const name = (input.name ?? '').trim() || 'API key';
+  if (name.length > 100) throw badRequest('name must be at most 100 characters');
+  const org = await em.findOne(Organisation, { id: input.organisationId });
+  if (!org) throw notFound('organisation');
+  const raw = `${KEY_PREFIX}${randomBase62(KEY_RANDOM_LENGTH)}`;
+  const now = new Date();
+  const apiKey = em.create(ApiKey, {
+    id: newId('apiKey', now),
+    organisationId: org.id,
+    name,
+    hint: `${KEY_PREFIX}…${raw.slice(-4)}`,
+    keyHash: hashKey(raw),
+    scopes,
+    lastUsedAt: null,
+    revokedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush();
+  return { apiKey, key: raw };
+}
+
+export async function listKeys(em: EntityManager, organisationId: string): Promise<ApiKey[]> {
+  return em.find(ApiKey, { organisationId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+}
+
+/**
+ * Revokes a key. With `organisationId`, a key of another organisation is not found (the dashboard's
+ * view); without it (the operator CLI), any key can be revoked. Revoking twice is harmless.
+ */
+export async function revokeKey(
+  em: EntityManager,
+  keyId: string,
+  organisationId?: string,
+): Promise<ApiKey> {
+  const key = await em.findOne(ApiKey, organisationId ? { id: keyId, organisationId } : { id: keyId });
+  if (!key) throw notFound('API key');
+  if (!key.revokedAt) {
+    const now = new Date();
+    key.revokedAt = now;
+    key.updatedAt = now;
+    await em.flush();
+  }
+  return key;
+}
+
+export interface AuthenticatedKey {
+  apiKeyId: string;
+  organisationId: string;
+  plan: Plan;
+  scopes: Scope[];
+}
+
+interface KeyRow {
+  id: string;
+  organisation_id: string;
+  key_hash: string;
+  scopes: Scope[];
+  revoked: boolean;
+  /** `last_used_at` is older than the resolution (or unset). */
+  stale: boolean;
+  plan: Plan;
+}
+
+/**
+ * Finds the active key for a raw bearer token, with its organisation's plan, in one indexed query.
+ * Nothing is cached, so a revocation or plan change applies to the very next request on every
+ * instance. Returns null for anything that is not a live key.
+ */
+export async function authenticateKey(
+  em: EntityManager,
+  raw: string,
+): Promise<AuthenticatedKey | null> {
+  if (!KEY_PATTERN.test(raw)) return null;
+  const hash = hashKey(raw);
+  const rows = await em.getConnection().execute<KeyRow[]>(
+    `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
+            k.revoked_at is not null as revoked,
+            (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
+       from api_keys k join organisations o on o.id = k.organisation_id
+      where k.key_hash = ?`,
+    [hash],
+  );
+  const row = rows[0];
+  if (!row || row.revoked) return null;
+  // The index lookup already matched; the constant-time comparison keeps the final check free of
+  // timing differences should the lookup ever become a prefix or range scan.
+  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  if (row.stale) void touchKey(em, row.id);
+  return {
+    apiKeyId: row.id,
+    organisationId: row.organisation_id,
+    plan: row.plan,
+    scopes: row.scopes,
+  };
+}
+
+function touchKey(em: EntityManager, id: string): Promise<unknown> {
+  return em
+    .getConnection()
+    .execute(
+      `update api_keys set last_used_at = now()
+        where id = ?
+          and (last_used_at is null or last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds')`,
+      [id],
+    )
+    .catch(() => undefined);
+}

@@ -1,0 +1,17 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@boxoffice/contract';
+import { tenantOf } from '../../http/locals';
+import { getAttendee, listAttendees, toAttendeeResource } from './attendee.service';
+
+const s = initServer();
+
+export const attendeesRouter = s.router(contract.attendees, {
+  list: async ({ query, res }) => {
+    const page = await listAttendees(tenantOf(res), query);
+    return { status: 200, body: { ...page, data: page.data.map(toAttendeeResource) } };
+  },
+  get: async ({ params, res }) => ({
+    status: 200,
+    body: { data: toAttendeeResource(await getAttendee(tenantOf(res), params.id)) },
+  }),
+});

@@ -1,0 +1,96 @@
+import type { FilterQuery } from '@mikro-orm/postgresql';
+import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
+import { findPage, iso, likeEscape, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import { looksLikeId, newId } from '../../db/ids';
+import { notFound } from '../../http/errors';
+import { Attendee } from './attendee.entity';
+
+export const toAttendeeResource = (attendee: Attendee): AttendeeResource => ({
+  id: attendee.id,
+  ticket_id: attendee.ticketId,
+  order_id: attendee.orderId,
+  event_id: attendee.eventId,
+  first_name: attendee.firstName,
+  last_name: attendee.lastName,
+  email: attendee.email ?? null,
+  company: attendee.company ?? null,
+  answers: attendee.answers,
+  checked_in: attendee.checkedIn,
+  created_at: iso(attendee.createdAt),
+  updated_at: iso(attendee.updatedAt),
+});
+
+export interface AttendeeFilters extends PageRequest {
+  event_id?: string;
+  order_id?: string;
+  ticket_id?: string;
+  email?: string;
+  checked_in?: boolean;
+  updated_since?: Date;
+}
+
+export async function listAttendees(ctx: TenantContext, query: AttendeeFilters): Promise<Page<Attendee>> {
+  const where: FilterQuery<Attendee> = { organisationId: ctx.organisationId };
+  if (query.event_id) where.eventId = query.event_id;
+  if (query.order_id) where.orderId = query.order_id;
+  if (query.ticket_id) where.ticketId = query.ticket_id;
+  if (query.email) where.email = { $ilike: likeEscape(query.email) };
+  if (query.checked_in !== undefined) where.checkedIn = query.checked_in;
+  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
+  return findPage(ctx.em, Attendee, where, query);
+}
+
+export async function getAttendee(ctx: TenantContext, id: string): Promise<Attendee> {
+  if (!looksLikeId('attendee', id)) throw notFound('attendee');
+  const attendee = await ctx.em.findOne(Attendee, { id, organisationId: ctx.organisationId });
+  if (!attendee) throw notFound('attendee');
+  return attendee;
+}
+
+export interface RegisterAttendeeInput {
+  ticketId: string;
+  orderId: string;
+  eventId: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  company: string | null;
+  answers: AttendeeAnswer[];
+  registeredAt: Date;
+}
+
+export function registerAttendee(
+  ctx: TenantContext,
+  input: RegisterAttendeeInput,
+  id = newId('attendee', input.registeredAt),
+): Attendee {
+  return ctx.em.create(Attendee, {
+    id,
+    organisationId: ctx.organisationId,
+    ticketId: input.ticketId,
+    orderId: input.orderId,
+    eventId: input.eventId,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    email: input.email,
+    company: input.company,
+    answers: input.answers,
+    checkedIn: false,
+    createdAt: input.registeredAt,
+    updatedAt: input.registeredAt,
+  });
+}
+
+/** Keeps the attendee's `checked_in` in step with its ticket; call inside the check-in transaction. */
+export async function markAttendeePresence(
+  ctx: TenantContext,
+  attendeeId: string,
+  checkedIn: boolean,
+  at: Date,
+): Promise<void> {
+  const attendee = await ctx.em.findOne(Attendee, { id: attendeeId, organisationId: ctx.organisationId });
+  if (attendee && attendee.checkedIn !== checkedIn) {
+    attendee.checkedIn = checkedIn;
+    attendee.updatedAt = at;
+  }
+}

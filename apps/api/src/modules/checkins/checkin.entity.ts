@@ -1,0 +1,23 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { CheckinDirection } from '@boxoffice/contract';
+
+export const CheckinSchema = defineEntity({
+  name: 'Checkin',
+  tableName: 'checkins',
+  properties: {
+    id: p.string().primary(),
+    organisationId: p.text(),
+    eventId: p.text(),
+    ticketId: p.text(),
+    attendeeId: p.text(),
+    apiKeyId: p.text().nullable(),
+    direction: p.text().$type<CheckinDirection>(),
+    gate: p.text().nullable(),
+    deviceId: p.text().nullable(),
+    scannedAt: p.datetime(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export class Checkin extends CheckinSchema.class {}
+CheckinSchema.setClass(Checkin);

@@ -1,0 +1,156 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
+import {
+  EVENT_TRANSITIONS,
+  type Event as EventResource,
+  type EventCreate,
+  type EventStatus,
+  type EventUpdate,
+} from '@boxoffice/contract';
+import { findPage, iso, isoOrNull, likeEscape, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import { looksLikeId, newId } from '../../db/ids';
+import { badRequest, conflict, notFound } from '../../http/errors';
+import { Event } from './event.entity';
+
+export const toEventResource = (event: Event): EventResource => ({
+  id: event.id,
+  name: event.name,
+  description: event.description ?? null,
+  venue: event.venue ?? null,
+  timezone: event.timezone,
+  starts_at: iso(event.startsAt),
+  ends_at: iso(event.endsAt),
+  doors_open_at: isoOrNull(event.doorsOpenAt),
+  currency: event.currency,
+  capacity: event.capacity ?? null,
+  status: event.status,
+  published_at: isoOrNull(event.publishedAt),
+  cancelled_at: isoOrNull(event.cancelledAt),
+  created_at: iso(event.createdAt),
+  updated_at: iso(event.updatedAt),
+});
+
+export interface EventFilters extends PageRequest {
+  status?: EventStatus[];
+  starts_after?: Date;
+  starts_before?: Date;
+  updated_since?: Date;
+  q?: string;
+}
+
+export async function listEvents(ctx: TenantContext, query: EventFilters): Promise<Page<Event>> {
+  const where: FilterQuery<Event> = { organisationId: ctx.organisationId };
+  if (query.status) where.status = { $in: query.status };
+  if (query.starts_after || query.starts_before) {
+    where.startsAt = {
+      ...(query.starts_after ? { $gte: query.starts_after } : {}),
+      ...(query.starts_before ? { $lt: query.starts_before } : {}),
+    };
+  }
+  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
+  if (query.q) where.name = { $ilike: `%${likeEscape(query.q)}%` };
+  return findPage(ctx.em, Event, where, query);
+}
+
+/** The organisation's event, or a 404; `lock` takes a row lock for the rest of the transaction. */
+export async function getEvent(
+  ctx: TenantContext,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<Event> {
+  if (!looksLikeId('event', id)) throw notFound('event');
+  const event = await ctx.em.findOne(
+    Event,
+    { id, organisationId: ctx.organisationId },
+    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
+  if (!event) throw notFound('event');
+  return event;
+}
+
+/** Like `getEvent`, but null instead of a 404, for services that answer differently (422). */
+export async function findEvent(ctx: TenantContext, id: string): Promise<Event | null> {
+  if (!looksLikeId('event', id)) return null;
+  return ctx.em.findOne(Event, { id, organisationId: ctx.organisationId });
+}
+
+const toDate = (value: string | null | undefined): Date | null | undefined =>
+  value === undefined ? undefined : value === null ? null : new Date(value);
+
+function checkTimes(event: Pick<Event, 'startsAt' | 'endsAt'>): void {
+  if (event.endsAt.getTime() <= event.startsAt.getTime()) {
+    throw badRequest('ends_at must be after starts_at');
+  }
+}
+
+export async function createEvent(ctx: TenantContext, input: EventCreate): Promise<Event> {
+  const now = new Date();
+  const status = input.status ?? 'draft';
+  const event = ctx.em.create(Event, {
+    id: newId('event', now),
+    organisationId: ctx.organisationId,
+    name: input.name,
+    description: input.description ?? null,
+    venue: input.venue ?? null,
+    timezone: input.timezone,
+    startsAt: new Date(input.starts_at),
+    endsAt: new Date(input.ends_at),
+    doorsOpenAt: toDate(input.doors_open_at) ?? null,
+    currency: input.currency,
+    capacity: input.capacity ?? null,
+    status,
+    publishedAt: status === 'published' ? now : null,
+    cancelledAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  checkTimes(event);
+  await ctx.em.flush();
+  return event;
+}
+
+/** Applies a status change with its timestamps; 409 if the transition is not allowed. */
+function transition(event: Event, to: EventStatus, now: Date): void {
+  if (event.status === to) return;
+  if (!EVENT_TRANSITIONS[event.status].includes(to)) {
+    throw conflict(`event status cannot change from ${event.status} to ${to}`, 'illegal_transition');
+  }
+  event.status = to;
+  if (to === 'published') event.publishedAt = now;
+  if (to === 'cancelled') event.cancelledAt = now;
+}
+
+export const isEventFinal = (event: Event): boolean =>
+  event.status === 'cancelled' || event.status === 'completed';
+
+export async function updateEvent(
+  ctx: TenantContext,
+  id: string,
+  input: EventUpdate,
+  hasTiers: (eventId: string) => Promise<boolean>,
+): Promise<Event> {
+  return ctx.em.transactional(async (em) => {
+    const event = await getEvent({ ...ctx, em }, id, { lock: true });
+    if (Object.keys(input).length === 0) return event;
+    const now = new Date();
+    const changingDetails = Object.keys(input).some((key) => key !== 'status');
+    if (changingDetails && isEventFinal(event)) {
+      throw conflict(`a ${event.status} event cannot be changed`, 'event_final');
+    }
+    if (input.currency !== undefined && input.currency !== event.currency && (await hasTiers(event.id))) {
+      throw conflict('currency cannot change once the event has ticket tiers', 'currency_locked');
+    }
+    if (input.name !== undefined) event.name = input.name;
+    if (input.description !== undefined) event.description = input.description;
+    if (input.venue !== undefined) event.venue = input.venue;
+    if (input.timezone !== undefined) event.timezone = input.timezone;
+    if (input.starts_at !== undefined) event.startsAt = new Date(input.starts_at);
+    if (input.ends_at !== undefined) event.endsAt = new Date(input.ends_at);
+    if (input.doors_open_at !== undefined) event.doorsOpenAt = toDate(input.doors_open_at) ?? null;
+    if (input.currency !== undefined) event.currency = input.currency;
+    if (input.capacity !== undefined) event.capacity = input.capacity;
+    if (input.status !== undefined) transition(event, input.status, now);
+    checkTimes(event);
+    event.updatedAt = now;
+    return event;
+  });
+}

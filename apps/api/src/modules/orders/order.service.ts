@@ -1,0 +1,175 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
+import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxoffice/contract';
+import { findPage, iso, isoOrNull, likeEscape, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import { looksLikeId, newId, newOrderReference } from '../../db/ids';
+import { conflict, notFound, unprocessable } from '../../http/errors';
+import { registerAttendee } from '../attendees/attendee.service';
+import { getEvent } from '../events/event.service';
+import { issueTicket, voidTicketsOfOrder } from '../tickets/ticket.service';
+import { adjustSold, getTier } from '../tiers/tier.service';
+import { Order } from './order.entity';
+
+export const toOrderResource = (order: Order): OrderResource => ({
+  id: order.id,
+  reference: order.reference,
+  event_id: order.eventId,
+  buyer_name: order.buyerName,
+  buyer_email: order.buyerEmail,
+  status: order.status,
+  subtotal: order.subtotal,
+  fees: order.fees,
+  total: order.total,
+  refunded_amount: order.refundedAmount,
+  currency: order.currency,
+  ticket_count: order.ticketCount,
+  placed_at: iso(order.placedAt),
+  paid_at: isoOrNull(order.paidAt),
+  cancelled_at: isoOrNull(order.cancelledAt),
+  created_at: iso(order.createdAt),
+  updated_at: iso(order.updatedAt),
+});
+
+export interface OrderFilters extends PageRequest {
+  event_id?: string;
+  status?: OrderStatus[];
+  email?: string;
+  reference?: string;
+  updated_since?: Date;
+}
+
+export async function listOrders(ctx: TenantContext, query: OrderFilters): Promise<Page<Order>> {
+  const where: FilterQuery<Order> = { organisationId: ctx.organisationId };
+  if (query.event_id) where.eventId = query.event_id;
+  if (query.status) where.status = { $in: query.status };
+  if (query.email) where.buyerEmail = { $ilike: likeEscape(query.email) };
+  if (query.reference) where.reference = query.reference;
+  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
+  return findPage(ctx.em, Order, where, query);
+}
+
+export async function getOrder(ctx: TenantContext, id: string): Promise<Order> {
+  if (!looksLikeId('order', id)) throw notFound('order');
+  const order = await ctx.em.findOne(Order, { id, organisationId: ctx.organisationId });
+  if (!order) throw notFound('order');
+  return order;
+}
+
+export interface OrderLine {
+  tierId: string;
+  attendee: {
+    firstName: string;
+    lastName: string;
+    email: string | null;
+    company: string | null;
+    answers: AttendeeAnswer[];
+  };
+}
+
+export interface PlaceOrderInput {
+  eventId: string;
+  buyerName: string;
+  buyerEmail: string;
+  /** One line per ticket. */
+  lines: OrderLine[];
+  /** Booking fee per ticket, in minor units. */
+  feePerTicket: number;
+  /** `completed` issues tickets at once; `pending` waits for payment and issues none. */
+  status: 'pending' | 'completed';
+  placedAt: Date;
+}
+
+/**
+ * Places an order in one transaction. A completed order counts its sales on each tier (refusing to
+ * oversell) and issues a ticket and an attendee per line. Orders come from the checkout, not the
+ * public API.
+ */
+export async function placeOrder(ctx: TenantContext, input: PlaceOrderInput): Promise<Order> {
+  return ctx.em.transactional(async (em) => {
+    const tx = { ...ctx, em };
+    const event = await getEvent(tx, input.eventId);
+    if (event.status !== 'published') {
+      throw conflict(`orders can only be placed for published events, not ${event.status} ones`);
+    }
+    const orderId = newId('order', input.placedAt);
+    const paidAt = input.status === 'completed' ? input.placedAt : null;
+    let subtotal = 0;
+    for (const line of input.lines) {
+      // Seats are counted as sold once paid; a pending order holds none.
+      const tier =
+        input.status === 'completed'
+          ? await adjustSold(tx, line.tierId, 1)
+          : await getTier(tx, line.tierId);
+      if (tier.eventId !== event.id) throw unprocessable('tier belongs to another event');
+      subtotal += tier.price;
+      if (input.status !== 'completed') continue;
+      const ticketId = newId('ticket', input.placedAt);
+      const attendeeId = newId('attendee', input.placedAt);
+      issueTicket(
+        tx,
+        {
+          orderId,
+          eventId: event.id,
+          tierId: tier.id,
+          attendeeId,
+          price: tier.price,
+          currency: tier.currency,
+          issuedAt: input.placedAt,
+        },
+        ticketId,
+      );
+      registerAttendee(
+        tx,
+        { ...line.attendee, ticketId, orderId, eventId: event.id, registeredAt: input.placedAt },
+        attendeeId,
+      );
+    }
+    const fees = input.feePerTicket * input.lines.length;
+    return em.create(Order, {
+      id: orderId,
+      organisationId: ctx.organisationId,
+      eventId: event.id,
+      reference: newOrderReference(),
+      buyerName: input.buyerName,
+      buyerEmail: input.buyerEmail,
+      status: input.status,
+      subtotal,
+      fees,
+      total: subtotal + fees,
+      refundedAmount: 0,
+      currency: event.currency,
+      ticketCount: input.lines.length,
+      placedAt: input.placedAt,
+      paidAt,
+      cancelledAt: null,
+      createdAt: input.placedAt,
+      updatedAt: input.placedAt,
+    });
+  });
+}
+
+/** Cancels (or refunds) an order: its tickets become void and its seats go back on sale. */
+export async function cancelOrder(
+  ctx: TenantContext,
+  orderId: string,
+  options: { refund: boolean; at: Date },
+): Promise<Order> {
+  return ctx.em.transactional(async (em) => {
+    const tx = { ...ctx, em };
+    const order = await em.findOne(
+      Order,
+      { id: orderId, organisationId: ctx.organisationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!order) throw notFound('order');
+    if (order.status === 'cancelled' || order.status === 'refunded') return order;
+    const tickets = await voidTicketsOfOrder(tx, order.id, options.at);
+    const perTier = new Map<string, number>();
+    for (const ticket of tickets) perTier.set(ticket.tierId, (perTier.get(ticket.tierId) ?? 0) + 1);
+    for (const [tierId, count] of perTier) await adjustSold(tx, tierId, -count);
+    order.status = options.refund ? 'refunded' : 'cancelled';
+    order.refundedAmount = options.refund ? order.total : 0;
+    order.cancelledAt = options.at;
+    order.updatedAt = options.at;
+    return order;
+  });
+}

@@ -1,0 +1,59 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../db/ids';
+import { iso, isoOrNull } from '../../db/context';
+import { notFound } from '../../http/errors';
+import { Organisation, type Plan } from './organisation.entity';
+
+export interface OrganisationView {
+  id: string;
+  name: string;
+  plan: Plan;
+  plan_changed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const toOrganisationView = (org: Organisation): OrganisationView => ({
+  id: org.id,
+  name: org.name,
+  plan: org.plan,
+  plan_changed_at: isoOrNull(org.planChangedAt),
+  created_at: iso(org.createdAt),
+  updated_at: iso(org.updatedAt),
+});
+
+export async function createOrganisation(
+  em: EntityManager,
+  input: { name: string; plan?: Plan },
+): Promise<Organisation> {
+  const now = new Date();
+  const org = em.create(Organisation, {
+    id: newId('organisation', now),
+    name: input.name,
+    plan: input.plan ?? 'free',
+    planChangedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush();
+  return org;
+}
+
+export async function getOrganisation(em: EntityManager, id: string): Promise<Organisation> {
+  const org = await em.findOne(Organisation, { id });
+  if (!org) throw notFound('organisation');
+  return org;
+}
+
+/** Takes effect on the next API request: the plan is read on every authentication. */
+export async function setPlan(em: EntityManager, id: string, plan: Plan): Promise<Organisation> {
+  const org = await getOrganisation(em, id);
+  if (org.plan !== plan) {
+    const now = new Date();
+    org.plan = plan;
+    org.planChangedAt = now;
+    org.updatedAt = now;
+    await em.flush();
+  }
+  return org;
+}

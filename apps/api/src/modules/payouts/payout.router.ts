@@ -1,0 +1,17 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@boxoffice/contract';
+import { tenantOf } from '../../http/locals';
+import { getPayout, listPayouts, toPayoutResource } from './payout.service';
+
+const s = initServer();
+
+export const payoutsRouter = s.router(contract.payouts, {
+  list: async ({ query, res }) => {
+    const page = await listPayouts(tenantOf(res), query);
+    return { status: 200, body: { ...page, data: page.data.map(toPayoutResource) } };
+  },
+  get: async ({ params, res }) => ({
+    status: 200,
+    body: { data: toPayoutResource(await getPayout(tenantOf(res), params.id)) },
+  }),
+});

@@ -1,0 +1,69 @@
+import type { FilterQuery } from '@mikro-orm/postgresql';
+import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract';
+import { findPage, iso, isoOrNull, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import { looksLikeId, newId } from '../../db/ids';
+import { notFound } from '../../http/errors';
+import { Payout } from './payout.entity';
+
+export const toPayoutResource = (payout: Payout): PayoutResource => ({
+  id: payout.id,
+  event_id: payout.eventId ?? null,
+  gross_amount: payout.grossAmount,
+  fees_amount: payout.feesAmount,
+  refunds_amount: payout.refundsAmount,
+  amount: payout.amount,
+  currency: payout.currency,
+  status: payout.status,
+  period_start: iso(payout.periodStart),
+  period_end: iso(payout.periodEnd),
+  arrival_date: payout.arrivalDate ?? null,
+  paid_at: isoOrNull(payout.paidAt),
+  failure_reason: payout.failureReason ?? null,
+  created_at: iso(payout.createdAt),
+  updated_at: iso(payout.updatedAt),
+});
+
+export interface PayoutFilters extends PageRequest {
+  event_id?: string;
+  status?: PayoutStatus[];
+}
+
+export async function listPayouts(ctx: TenantContext, query: PayoutFilters): Promise<Page<Payout>> {
+  const where: FilterQuery<Payout> = { organisationId: ctx.organisationId };
+  if (query.event_id) where.eventId = query.event_id;
+  if (query.status) where.status = { $in: query.status };
+  return findPage(ctx.em, Payout, where, query);
+}
+
+export async function getPayout(ctx: TenantContext, id: string): Promise<Payout> {
+  if (!looksLikeId('payout', id)) throw notFound('payout');
+  const payout = await ctx.em.findOne(Payout, { id, organisationId: ctx.organisationId });
+  if (!payout) throw notFound('payout');
+  return payout;
+}
+
+export interface PayoutInput {
+  eventId: string | null;
+  grossAmount: number;
+  feesAmount: number;
+  refundsAmount: number;
+  currency: string;
+  status: PayoutStatus;
+  periodStart: Date;
+  periodEnd: Date;
+  arrivalDate: string | null;
+  paidAt: Date | null;
+  failureReason: string | null;
+  createdAt: Date;
+}
+
+/** Records a payout (payouts come from the payment side, not the public API). */
+export function recordPayout(ctx: TenantContext, input: PayoutInput): Payout {
+  return ctx.em.create(Payout, {
+    id: newId('payout', input.createdAt),
+    organisationId: ctx.organisationId,
+    ...input,
+    amount: input.grossAmount - input.feesAmount - input.refundsAmount,
+    updatedAt: input.paidAt ?? input.createdAt,
+  });
+}

@@ -1,0 +1,26 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { TicketStatus } from '@boxoffice/contract';
+
+export const TicketSchema = defineEntity({
+  name: 'Ticket',
+  tableName: 'tickets',
+  properties: {
+    id: p.string().primary(),
+    organisationId: p.text(),
+    orderId: p.text(),
+    eventId: p.text(),
+    tierId: p.text(),
+    attendeeId: p.text(),
+    /** The barcode secret. */
+    code: p.text(),
+    status: p.text().$type<TicketStatus>(),
+    price: p.integer(),
+    currency: p.text(),
+    checkedInAt: p.datetime().nullable(),
+    voidedAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export class Ticket extends TicketSchema.class {}
+TicketSchema.setClass(Ticket);

@@ -1,0 +1,163 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
+import type {
+  Tier as TierResource,
+  TierCreate,
+  TierStatus,
+  TierUpdate,
+} from '@boxoffice/contract';
+import { findPage, iso, isoOrNull, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import { looksLikeId, newId } from '../../db/ids';
+import { badRequest, conflict, notFound, unprocessable } from '../../http/errors';
+import { findEvent, isEventFinal } from '../events/event.service';
+import { Tier } from './tier.entity';
+
+export const toTierResource = (tier: Tier): TierResource => ({
+  id: tier.id,
+  event_id: tier.eventId,
+  name: tier.name,
+  description: tier.description ?? null,
+  price: tier.price,
+  currency: tier.currency,
+  quantity_total: tier.quantityTotal ?? null,
+  quantity_sold: tier.quantitySold,
+  quantity_available:
+    tier.quantityTotal == null ? null : Math.max(0, tier.quantityTotal - tier.quantitySold),
+  max_per_order: tier.maxPerOrder ?? null,
+  sales_start_at: isoOrNull(tier.salesStartAt),
+  sales_end_at: isoOrNull(tier.salesEndAt),
+  sort_order: tier.sortOrder,
+  status: tier.status,
+  created_at: iso(tier.createdAt),
+  updated_at: iso(tier.updatedAt),
+});
+
+/** `on_sale` reads as `sold_out` while nothing is left; the other states are the organiser's. */
+function effectiveStatus(
+  requested: Exclude<TierStatus, 'sold_out'>,
+  total: number | null | undefined,
+  sold: number,
+): TierStatus {
+  return requested === 'on_sale' && total != null && sold >= total ? 'sold_out' : requested;
+}
+
+export interface TierFilters extends PageRequest {
+  event_id?: string;
+  status?: TierStatus[];
+  updated_since?: Date;
+}
+
+export async function listTiers(ctx: TenantContext, query: TierFilters): Promise<Page<Tier>> {
+  const where: FilterQuery<Tier> = { organisationId: ctx.organisationId };
+  if (query.event_id) where.eventId = query.event_id;
+  if (query.status) where.status = { $in: query.status };
+  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
+  // Tiers list in the organiser's display order unless a sync asks for change order.
+  return findPage(ctx.em, Tier, where, query, query.updated_since ? undefined : { sortOrder: 'asc', id: 'asc' });
+}
+
+export async function getTier(
+  ctx: TenantContext,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<Tier> {
+  if (!looksLikeId('tier', id)) throw notFound('ticket tier');
+  const tier = await ctx.em.findOne(
+    Tier,
+    { id, organisationId: ctx.organisationId },
+    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
+  if (!tier) throw notFound('ticket tier');
+  return tier;
+}
+
+export async function eventHasTiers(ctx: TenantContext, eventId: string): Promise<boolean> {
+  return (await ctx.em.count(Tier, { organisationId: ctx.organisationId, eventId })) > 0;
+}
+
+function checkSalesWindow(tier: Pick<Tier, 'salesStartAt' | 'salesEndAt'>): void {
+  if (tier.salesStartAt && tier.salesEndAt && tier.salesEndAt <= tier.salesStartAt) {
+    throw badRequest('sales_end_at must be after sales_start_at');
+  }
+}
+
+const toDate = (value: string | null | undefined): Date | null =>
+  value === undefined || value === null ? null : new Date(value);
+
+export async function createTier(ctx: TenantContext, input: TierCreate): Promise<Tier> {
+  const event = await findEvent(ctx, input.event_id);
+  if (!event) throw unprocessable(`event_id ${input.event_id} does not refer to an event`, 'unknown_event');
+  if (isEventFinal(event)) {
+    throw conflict(`cannot add a ticket tier to a ${event.status} event`, 'event_final');
+  }
+  const now = new Date();
+  const tier = ctx.em.create(Tier, {
+    id: newId('tier', now),
+    organisationId: ctx.organisationId,
+    eventId: event.id,
+    name: input.name,
+    description: input.description ?? null,
+    price: input.price,
+    currency: event.currency,
+    quantityTotal: input.quantity_total ?? null,
+    quantitySold: 0,
+    maxPerOrder: input.max_per_order ?? null,
+    salesStartAt: toDate(input.sales_start_at),
+    salesEndAt: toDate(input.sales_end_at),
+    sortOrder: input.sort_order ?? 0,
+    status: effectiveStatus(input.status ?? 'on_sale', input.quantity_total, 0),
+    createdAt: now,
+    updatedAt: now,
+  });
+  checkSalesWindow(tier);
+  await ctx.em.flush();
+  return tier;
+}
+
+export async function updateTier(ctx: TenantContext, id: string, input: TierUpdate): Promise<Tier> {
+  return ctx.em.transactional(async (em) => {
+    const tx = { ...ctx, em };
+    const tier = await getTier(tx, id, { lock: true });
+    if (Object.keys(input).length === 0) return tier;
+    const event = await findEvent(tx, tier.eventId);
+    if (event && isEventFinal(event)) {
+      throw conflict(`the tier's event is ${event.status}; its tiers cannot change`, 'event_final');
+    }
+    if (input.quantity_total != null && input.quantity_total < tier.quantitySold) {
+      throw conflict(
+        `quantity_total cannot be lowered below the ${tier.quantitySold} tickets already sold`,
+        'quantity_below_sold',
+      );
+    }
+    if (input.name !== undefined) tier.name = input.name;
+    if (input.description !== undefined) tier.description = input.description;
+    if (input.price !== undefined) tier.price = input.price;
+    if (input.quantity_total !== undefined) tier.quantityTotal = input.quantity_total;
+    if (input.max_per_order !== undefined) tier.maxPerOrder = input.max_per_order;
+    if (input.sales_start_at !== undefined) tier.salesStartAt = toDate(input.sales_start_at);
+    if (input.sales_end_at !== undefined) tier.salesEndAt = toDate(input.sales_end_at);
+    if (input.sort_order !== undefined) tier.sortOrder = input.sort_order;
+    const requested = input.status ?? (tier.status === 'sold_out' ? 'on_sale' : tier.status);
+    tier.status = effectiveStatus(requested, tier.quantityTotal, tier.quantitySold);
+    checkSalesWindow(tier);
+    tier.updatedAt = new Date();
+    return tier;
+  });
+}
+
+/**
+ * Counts tickets sold (positive) or released by a cancellation (negative), under a row lock, and
+ * refuses to oversell. For the order service; runs inside its transaction.
+ */
+export async function adjustSold(ctx: TenantContext, tierId: string, delta: number): Promise<Tier> {
+  const tier = await getTier(ctx, tierId, { lock: true });
+  const sold = tier.quantitySold + delta;
+  if (sold < 0) throw new Error(`tier ${tierId} would have negative sales`);
+  if (delta > 0 && tier.quantityTotal != null && sold > tier.quantityTotal) {
+    throw conflict(`only ${tier.quantityTotal - tier.quantitySold} tickets left in this tier`, 'sold_out');
+  }
+  tier.quantitySold = sold;
+  const requested = tier.status === 'sold_out' ? 'on_sale' : tier.status;
+  tier.status = effectiveStatus(requested, tier.quantityTotal, sold);
+  tier.updatedAt = new Date();
+  return tier;
+}

@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTenant, startTestServer, type TestServer } from './setup';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('smoke', () => {
+  it('creates and reads an event', async () => {
+    const tenant = await createTenant();
+    const created = await call(server, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: {
+        name: 'Launch party',
+        timezone: 'Europe/Berlin',
+        starts_at: '2027-01-01T19:00:00Z',
+        ends_at: '2027-01-01T23:00:00+01:00',
+        currency: 'EUR',
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const list = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBe(1);
+  });
+});

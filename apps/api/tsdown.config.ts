@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsdown';
+
+export default defineConfig({
+  entry: ['src/main.ts', 'src/cli.ts'],
+  format: ['esm'],
+  platform: 'node',
+  target: 'node24',
+  dts: false,
+  sourcemap: true,
+  clean: true,
+  // Dependencies stay external and come from node_modules (pnpm deploy in the image).
+});

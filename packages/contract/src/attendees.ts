@@ -1,0 +1,70 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  booleanParam,
+  commonResponses,
+  ErrorSchema,
+  IdPathSchema,
+  itemEnvelope,
+  listEnvelope,
+  PaginationQuerySchema,
+  readRoute,
+  textParam,
+  timestampParam,
+  TimestampSchema,
+} from './common';
+
+const c = initContract();
+
+export const AttendeeAnswerSchema = z.object({ question: z.string(), answer: z.string() });
+export type AttendeeAnswer = z.infer<typeof AttendeeAnswerSchema>;
+
+export const AttendeeSchema = z.object({
+  id: z.string(),
+  ticket_id: z.string(),
+  order_id: z.string(),
+  event_id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string().nullable(),
+  company: z.string().nullable(),
+  answers: z.array(AttendeeAnswerSchema),
+  checked_in: z.boolean(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+});
+export type Attendee = z.infer<typeof AttendeeSchema>;
+
+export const AttendeeListQuerySchema = PaginationQuerySchema.extend({
+  event_id: textParam('event_id', 80),
+  order_id: textParam('order_id', 80),
+  ticket_id: textParam('ticket_id', 80),
+  email: textParam('email', 320),
+  checked_in: booleanParam('checked_in'),
+  updated_since: timestampParam('updated_since'),
+});
+export type AttendeeListQuery = z.input<typeof AttendeeListQuerySchema>;
+
+export const attendeesContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/attendees',
+      query: AttendeeListQuerySchema,
+      responses: { 200: listEnvelope(AttendeeSchema) },
+      metadata: readRoute,
+      summary: 'List attendees',
+      description:
+        '`checked_in` is true while the attendee’s ticket is checked in; `email` matches ignoring case.',
+    },
+    get: {
+      method: 'GET',
+      path: '/attendees/:id',
+      pathParams: IdPathSchema,
+      responses: { 200: itemEnvelope(AttendeeSchema), 404: ErrorSchema },
+      metadata: readRoute,
+      summary: 'Get an attendee',
+    },
+  },
+  { commonResponses, strictStatusCodes: true },
+);

@@ -1,0 +1,101 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  checkinWriteRoute,
+  commonResponses,
+  enumListParam,
+  ErrorSchema,
+  IdPathSchema,
+  itemEnvelope,
+  listEnvelope,
+  mutationResponses,
+  PaginationQuerySchema,
+  readRoute,
+  textParam,
+  timestampParam,
+  TimestampSchema,
+} from './common';
+
+const c = initContract();
+
+export const CHECKIN_DIRECTIONS = ['entry', 'exit'] as const;
+export const CheckinDirectionSchema = z.enum(CHECKIN_DIRECTIONS);
+export type CheckinDirection = z.infer<typeof CheckinDirectionSchema>;
+
+export const CheckinSchema = z.object({
+  id: z.string(),
+  ticket_id: z.string(),
+  attendee_id: z.string(),
+  event_id: z.string(),
+  direction: CheckinDirectionSchema,
+  gate: z.string().nullable(),
+  device_id: z.string().nullable(),
+  scanned_at: TimestampSchema,
+  api_key_id: z.string().nullable(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+});
+export type Checkin = z.infer<typeof CheckinSchema>;
+
+export const CheckinCreateSchema = z
+  .object({
+    ticket_id: z.string().min(1).max(80).optional(),
+    code: z.string().min(1).max(200).optional(),
+    event_id: z.string().min(1).max(80).optional(),
+    direction: CheckinDirectionSchema.optional(),
+    gate: z.string().trim().min(1).max(100).optional(),
+    device_id: z.string().trim().min(1).max(100).optional(),
+    scanned_at: TimestampSchema.optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if ((body.ticket_id === undefined) === (body.code === undefined)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'exactly one of ticket_id or code is required',
+      });
+    }
+  });
+export type CheckinCreate = z.infer<typeof CheckinCreateSchema>;
+
+export const CheckinListQuerySchema = PaginationQuerySchema.extend({
+  event_id: textParam('event_id', 80),
+  ticket_id: textParam('ticket_id', 80),
+  direction: enumListParam('direction', CHECKIN_DIRECTIONS),
+  gate: textParam('gate', 100),
+  since: timestampParam('since'),
+});
+export type CheckinListQuery = z.input<typeof CheckinListQuerySchema>;
+
+export const checkinsContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/checkins',
+      query: CheckinListQuerySchema,
+      responses: { 200: listEnvelope(CheckinSchema) },
+      metadata: readRoute,
+      summary: 'List check-ins',
+      description: '`since` filters on server receipt time (`created_at`), inclusive.',
+    },
+    get: {
+      method: 'GET',
+      path: '/checkins/:id',
+      pathParams: IdPathSchema,
+      responses: { 200: itemEnvelope(CheckinSchema), 404: ErrorSchema },
+      metadata: readRoute,
+      summary: 'Get a check-in',
+    },
+    create: {
+      method: 'POST',
+      path: '/checkins',
+      body: CheckinCreateSchema,
+      responses: { 201: itemEnvelope(CheckinSchema), ...mutationResponses },
+      metadata: checkinWriteRoute,
+      summary: 'Check a ticket in or out',
+      description:
+        'By `ticket_id` or scanned `code` (exactly one). Entry of a valid ticket admits it; exit of a checked-in ticket lets it out again. An admitted ticket scanned again is a 409, as is a void ticket; a ticket of another event than `event_id` is a 422. Send an `Idempotency-Key` so a retried scan is never counted twice.',
+    },
+  },
+  { commonResponses, strictStatusCodes: true },
+);

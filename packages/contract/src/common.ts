@@ -1,0 +1,222 @@
+import { z } from 'zod';
+
+/** Every failure answers with this body: `error` is always present; `code` is a stable machine-readable kind. */
+export const ErrorSchema = z
+  .object({
+    error: z.string(),
+    code: z.string().optional(),
+    request_id: z.string().optional(),
+  })
+  .passthrough();
+export type ApiErrorBody = z.infer<typeof ErrorSchema>;
+
+export const itemEnvelope = <T extends z.ZodTypeAny>(item: T) => z.object({ data: item });
+
+export const listEnvelope = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({
+    data: z.array(item),
+    total: z.number().int().nonnegative(),
+    page: z.number().int().positive(),
+    limit: z.number().int().positive(),
+  });
+
+/** The access class of a route: which scope it needs and which rate-limit bucket it counts against. */
+export type Scope = 'read' | 'write' | 'checkins:write';
+export const SCOPES = ['read', 'write', 'checkins:write'] as const satisfies readonly Scope[];
+export type RateLimitClass = 'read' | 'write';
+export interface RouteMetadata {
+  scope: Scope;
+}
+export const readRoute = { scope: 'read' } as const satisfies RouteMetadata;
+export const writeRoute = { scope: 'write' } as const satisfies RouteMetadata;
+export const checkinWriteRoute = { scope: 'checkins:write' } as const satisfies RouteMetadata;
+
+/** Responses every authenticated route may give, whatever it does. */
+export const commonResponses = {
+  400: ErrorSchema,
+  401: ErrorSchema,
+  402: ErrorSchema,
+  403: ErrorSchema,
+  429: ErrorSchema,
+  500: ErrorSchema,
+  503: ErrorSchema,
+} as const;
+
+/** Responses of routes that take a JSON body. */
+export const mutationResponses = {
+  404: ErrorSchema,
+  409: ErrorSchema,
+  413: ErrorSchema,
+  422: ErrorSchema,
+} as const;
+
+// ---------------------------------------------------------------------------
+// Scalars. Messages of `custom` issues name their field: the server shows them as they are.
+
+const ID_BODY = /^[A-Za-z0-9]{16,64}$/;
+
+/** A prefixed object id such as `evt_…`. Only the shape is checked; an unknown id is a 404, not a 400. */
+export const idOf = (prefix: string) =>
+  z
+    .string()
+    .max(80)
+    .describe(`An id starting with \`${prefix}_\``);
+
+export const isPrefixedId = (prefix: string, value: string): boolean =>
+  value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
+
+export const TimestampSchema = z
+  .string()
+  .datetime({ offset: true })
+  .describe('An ISO-8601 timestamp (responses are always UTC with `Z`)');
+
+export const DateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .describe('A calendar date, YYYY-MM-DD');
+
+export const CurrencySchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    if (!/^[A-Z]{3}$/.test(value)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'currency must be a three-letter upper-case ISO 4217 code, e.g. EUR',
+      });
+    }
+  })
+  .describe('ISO 4217 currency code, upper case');
+
+const isTimeZone = (value: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const TimeZoneSchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    if (!isTimeZone(value)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'timezone must be an IANA time zone name, e.g. Europe/Berlin',
+      });
+    }
+  })
+  .describe('IANA time zone name');
+
+/** Minor units of a currency (cents): a non-negative integer, never a float. */
+export const MoneySchema = z.number().int().nonnegative().max(1_000_000_000_000);
+
+// ---------------------------------------------------------------------------
+// Query parameters arrive as strings (or arrays, when repeated). Each parser takes whatever came
+// and either returns the typed value or adds one issue whose message names the parameter. The
+// declared input types are the natural ones, so SDK callers write `limit: 50`, `checked_in: true`.
+
+type ParamResult<T> = { ok: true; value: T } | { ok: false };
+
+const queryParam = <In, Out>(
+  message: string,
+  parse: (value: unknown) => ParamResult<Out>,
+  description: string,
+) =>
+  (z.unknown() as unknown as z.ZodType<In | undefined, z.ZodTypeDef, In | undefined>)
+    .transform((value, ctx): Out | undefined => {
+      if (value === undefined) return undefined;
+      const result = parse(value);
+      if (!result.ok) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+        return z.NEVER;
+      }
+      return result.value;
+    })
+    .describe(description);
+
+const integerParam = (name: string, min: number, max: number, fallback: number) => {
+  const range =
+    max === Number.MAX_SAFE_INTEGER
+      ? `an integer greater than or equal to ${min}`
+      : `an integer between ${min} and ${max}`;
+  return queryParam<number | string, number>(
+    `${name} must be ${range}`,
+    (value) => {
+      const text = typeof value === 'number' ? String(value) : value;
+      if (typeof text !== 'string' || !/^\s*[0-9]{1,16}\s*$/.test(text)) return { ok: false };
+      const parsed = Number(text);
+      return Number.isSafeInteger(parsed) && parsed >= min && parsed <= max
+        ? { ok: true, value: parsed }
+        : { ok: false };
+    },
+    `${range}; default ${fallback}`,
+  ).transform((value) => value ?? fallback);
+};
+
+export const PaginationQuerySchema = z.object({
+  page: integerParam('page', 1, Number.MAX_SAFE_INTEGER, 1),
+  limit: integerParam('limit', 1, 100, 20),
+});
+export type PaginationQuery = z.input<typeof PaginationQuerySchema>;
+
+/** A timestamp filter such as `updated_since`. */
+export const timestampParam = (name: string) =>
+  queryParam<string | Date, Date>(
+    `${name} must be an ISO-8601 timestamp, e.g. 2026-01-31T18:00:00Z`,
+    (value) => {
+      if (value instanceof Date) {
+        return Number.isNaN(value.getTime()) ? { ok: false } : { ok: true, value };
+      }
+      if (typeof value !== 'string' || !TimestampSchema.safeParse(value).success) {
+        return { ok: false };
+      }
+      const date = new Date(value);
+      return Number.isNaN(date.getTime()) ? { ok: false } : { ok: true, value: date };
+    },
+    'ISO-8601 timestamp',
+  );
+
+/** A status filter: one value or a comma-separated list of them (`status=draft,published`). */
+export const enumListParam = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
+  queryParam<T | T[] | string, T[]>(
+    `${name} must be one or more of: ${values.join(', ')} (comma-separated)`,
+    (value) => {
+      const raw = Array.isArray(value) ? value : [value];
+      if (!raw.every((part) => typeof part === 'string')) return { ok: false };
+      const parts = (raw as string[])
+        .flatMap((part) => part.split(','))
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+      const known = parts.every((part) => (values as readonly string[]).includes(part));
+      return parts.length > 0 && known
+        ? { ok: true, value: [...new Set(parts)] as T[] }
+        : { ok: false };
+    },
+    `One or more of ${values.join(', ')}, comma-separated`,
+  );
+
+/** A boolean filter: `true` or `false`. */
+export const booleanParam = (name: string) =>
+  queryParam<boolean | 'true' | 'false', boolean>(
+    `${name} must be true or false`,
+    (value) => {
+      if (value === true || value === 'true') return { ok: true, value: true };
+      if (value === false || value === 'false') return { ok: true, value: false };
+      return { ok: false };
+    },
+    '`true` or `false`',
+  );
+
+/** A free-text or exact-match string filter. */
+export const textParam = (name: string, max = 200) =>
+  queryParam<string, string>(
+    `${name} must be a single value between 1 and ${max} characters`,
+    (value) =>
+      typeof value === 'string' && value.length > 0 && value.length <= max
+        ? { ok: true, value }
+        : { ok: false },
+    `Up to ${max} characters`,
+  );
+
+export const IdPathSchema = z.object({ id: z.string() });

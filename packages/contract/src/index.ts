@@ -1,0 +1,34 @@
+import { initContract } from '@ts-rest/core';
+import { attendeesContract } from './attendees';
+import { checkinsContract } from './checkins';
+import { eventsContract } from './events';
+import { ordersContract } from './orders';
+import { payoutsContract } from './payouts';
+import { ticketsContract } from './tickets';
+import { tiersContract } from './tiers';
+
+export * from './common';
+export * from './events';
+export * from './tiers';
+export * from './orders';
+export * from './tickets';
+export * from './attendees';
+export * from './checkins';
+export * from './payouts';
+
+const c = initContract();
+
+/** The public API v1. Paths are relative to the base path `/api/v1`. */
+export const contract = c.router({
+  events: eventsContract,
+  tiers: tiersContract,
+  orders: ordersContract,
+  tickets: ticketsContract,
+  attendees: attendeesContract,
+  checkins: checkinsContract,
+  payouts: payoutsContract,
+});
+export type Contract = typeof contract;
+
+/** Where the contract's paths are mounted on a Boxoffice server. */
+export const API_BASE_PATH = '/api/v1';

@@ -1,0 +1,74 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  commonResponses,
+  enumListParam,
+  ErrorSchema,
+  IdPathSchema,
+  itemEnvelope,
+  listEnvelope,
+  PaginationQuerySchema,
+  readRoute,
+  textParam,
+  timestampParam,
+  TimestampSchema,
+} from './common';
+
+const c = initContract();
+
+export const ORDER_STATUSES = ['pending', 'completed', 'cancelled', 'refunded'] as const;
+export const OrderStatusSchema = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof OrderStatusSchema>;
+
+export const OrderSchema = z.object({
+  id: z.string(),
+  reference: z.string(),
+  event_id: z.string(),
+  buyer_name: z.string(),
+  buyer_email: z.string(),
+  status: OrderStatusSchema,
+  subtotal: z.number().int(),
+  fees: z.number().int(),
+  total: z.number().int(),
+  refunded_amount: z.number().int(),
+  currency: z.string(),
+  ticket_count: z.number().int(),
+  placed_at: TimestampSchema,
+  paid_at: TimestampSchema.nullable(),
+  cancelled_at: TimestampSchema.nullable(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+});
+export type Order = z.infer<typeof OrderSchema>;
+
+export const OrderListQuerySchema = PaginationQuerySchema.extend({
+  event_id: textParam('event_id', 80),
+  status: enumListParam('status', ORDER_STATUSES),
+  email: textParam('email', 320),
+  reference: textParam('reference', 40),
+  updated_since: timestampParam('updated_since'),
+});
+export type OrderListQuery = z.input<typeof OrderListQuerySchema>;
+
+export const ordersContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/orders',
+      query: OrderListQuerySchema,
+      responses: { 200: listEnvelope(OrderSchema) },
+      metadata: readRoute,
+      summary: 'List orders',
+      description: '`email` matches the buyer’s email ignoring case; `reference` matches exactly.',
+    },
+    get: {
+      method: 'GET',
+      path: '/orders/:id',
+      pathParams: IdPathSchema,
+      responses: { 200: itemEnvelope(OrderSchema), 404: ErrorSchema },
+      metadata: readRoute,
+      summary: 'Get an order',
+    },
+  },
+  { commonResponses, strictStatusCodes: true },
+);

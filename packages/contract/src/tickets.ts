@@ -1,0 +1,70 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  commonResponses,
+  enumListParam,
+  ErrorSchema,
+  IdPathSchema,
+  itemEnvelope,
+  listEnvelope,
+  PaginationQuerySchema,
+  readRoute,
+  textParam,
+  timestampParam,
+  TimestampSchema,
+} from './common';
+
+const c = initContract();
+
+export const TICKET_STATUSES = ['valid', 'checked_in', 'void'] as const;
+export const TicketStatusSchema = z.enum(TICKET_STATUSES);
+export type TicketStatus = z.infer<typeof TicketStatusSchema>;
+
+export const TicketSchema = z.object({
+  id: z.string(),
+  order_id: z.string(),
+  event_id: z.string(),
+  tier_id: z.string(),
+  attendee_id: z.string(),
+  code: z.string(),
+  status: TicketStatusSchema,
+  price: z.number().int(),
+  currency: z.string(),
+  checked_in_at: TimestampSchema.nullable(),
+  voided_at: TimestampSchema.nullable(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+});
+export type Ticket = z.infer<typeof TicketSchema>;
+
+export const TicketListQuerySchema = PaginationQuerySchema.extend({
+  event_id: textParam('event_id', 80),
+  order_id: textParam('order_id', 80),
+  tier_id: textParam('tier_id', 80),
+  status: enumListParam('status', TICKET_STATUSES),
+  code: textParam('code', 200),
+  updated_since: timestampParam('updated_since'),
+});
+export type TicketListQuery = z.input<typeof TicketListQuerySchema>;
+
+export const ticketsContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/tickets',
+      query: TicketListQuerySchema,
+      responses: { 200: listEnvelope(TicketSchema) },
+      metadata: readRoute,
+      summary: 'List tickets',
+    },
+    get: {
+      method: 'GET',
+      path: '/tickets/:id',
+      pathParams: IdPathSchema,
+      responses: { 200: itemEnvelope(TicketSchema), 404: ErrorSchema },
+      metadata: readRoute,
+      summary: 'Get a ticket',
+    },
+  },
+  { commonResponses, strictStatusCodes: true },
+);
