@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEvent } from './fixtures';
 import { call, createTenant, startTestServer, type TestServer } from './setup';
 
 let server: TestServer;
@@ -24,5 +25,25 @@ describe('smoke', () => {
     const list = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(1);
+  });
+});
+
+describe('fixtures', () => {
+  it('builds an event with tickets and checks one in', async () => {
+    const tenant = await createTenant();
+    const { tickets, event } = await buildEvent(tenant.organisationId, { tickets: 2 });
+    expect(tickets).toHaveLength(2);
+    const scan = await call(server, 'POST', '/api/v1/checkins', {
+      key: tenant.key,
+      body: { code: tickets[0]!.code, event_id: event.id },
+    });
+    expect(scan.status, JSON.stringify(scan.body)).toBe(201);
+    const again = await call(server, 'POST', '/api/v1/checkins', {
+      key: tenant.key,
+      body: { code: tickets[0]!.code },
+    });
+    expect(again.status).toBe(409);
+    const attendees = await call(server, 'GET', '/api/v1/attendees?checked_in=true', { key: tenant.key });
+    expect(attendees.body.total).toBe(1);
   });
 });

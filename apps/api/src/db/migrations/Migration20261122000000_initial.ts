@@ -1,6 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The v1 schema: organisations and their keys, the ticketing resources, idempotency records. */
+/**
+ * The v1 schema: organisations and their keys, the ticketing resources, idempotency records.
+ * Foreign keys are checked at commit (deferred), so one transaction may insert a ticket and its
+ * attendee, which refer to each other, in either order.
+ */
 export class Migration20261122000000_initial extends Migration {
   override name = 'Migration20261122000000_initial';
 
@@ -17,7 +21,7 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`
       create table "api_keys" (
         "id" text not null primary key,
-        "organisation_id" text not null references "organisations" ("id") on update cascade,
+        "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "name" text not null,
         "hint" text not null,
         "key_hash" text not null,
@@ -33,7 +37,7 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`
       create table "events" (
         "id" text not null primary key,
-        "organisation_id" text not null references "organisations" ("id") on update cascade,
+        "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "name" text not null,
         "description" text null,
         "venue" text null,
@@ -55,8 +59,8 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`
       create table "ticket_tiers" (
         "id" text not null primary key,
-        "organisation_id" text not null references "organisations" ("id") on update cascade,
-        "event_id" text not null references "events" ("id") on update cascade,
+        "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
+        "event_id" text not null references "events" ("id") on update cascade deferrable initially deferred,
         "name" text not null,
         "description" text null,
         "price" int not null,
@@ -77,8 +81,8 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`
       create table "orders" (
         "id" text not null primary key,
-        "organisation_id" text not null references "organisations" ("id") on update cascade,
-        "event_id" text not null references "events" ("id") on update cascade,
+        "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
+        "event_id" text not null references "events" ("id") on update cascade deferrable initially deferred,
         "reference" text not null,
         "buyer_name" text not null,
         "buyer_email" text not null,
@@ -102,10 +106,10 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`
       create table "tickets" (
         "id" text not null primary key,
-        "organisation_id" text not null references "organisations" ("id") on update cascade,
-        "order_id" text not null references "orders" ("id") on update cascade,
-        "event_id" text not null references "events" ("id") on update cascade,
-        "tier_id" text not null references "ticket_tiers" ("id") on update cascade,
+        "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
+        "order_id" text not null references "orders" ("id") on update cascade deferrable initially deferred,
+        "event_id" text not null references "events" ("id") on update cascade deferrable initially deferred,
+        "tier_id" text not null references "ticket_tiers" ("id") on update cascade deferrable initially deferred,
         "attendee_id" text not null,
         "code" text not null,
         "status" text not null check ("status" in ('valid', 'checked_in', 'void')),
@@ -124,10 +128,10 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`
       create table "attendees" (
         "id" text not null primary key,
-        "organisation_id" text not null references "organisations" ("id") on update cascade,
-        "ticket_id" text not null references "tickets" ("id") on update cascade,
-        "order_id" text not null references "orders" ("id") on update cascade,
-        "event_id" text not null references "events" ("id") on update cascade,
+        "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
+        "ticket_id" text not null references "tickets" ("id") on update cascade deferrable initially deferred,
+        "order_id" text not null references "orders" ("id") on update cascade deferrable initially deferred,
+        "event_id" text not null references "events" ("id") on update cascade deferrable initially deferred,
         "first_name" text not null,
         "last_name" text not null,
         "email" text null,
@@ -144,11 +148,11 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`
       create table "checkins" (
         "id" text not null primary key,
-        "organisation_id" text not null references "organisations" ("id") on update cascade,
-        "event_id" text not null references "events" ("id") on update cascade,
-        "ticket_id" text not null references "tickets" ("id") on update cascade,
+        "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
+        "event_id" text not null references "events" ("id") on update cascade deferrable initially deferred,
+        "ticket_id" text not null references "tickets" ("id") on update cascade deferrable initially deferred,
         "attendee_id" text not null,
-        "api_key_id" text null references "api_keys" ("id") on update cascade on delete set null,
+        "api_key_id" text null references "api_keys" ("id") on update cascade on delete set null deferrable initially deferred,
         "direction" text not null check ("direction" in ('entry', 'exit')),
         "gate" text null,
         "device_id" text null,
@@ -163,8 +167,8 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`
       create table "payouts" (
         "id" text not null primary key,
-        "organisation_id" text not null references "organisations" ("id") on update cascade,
-        "event_id" text null references "events" ("id") on update cascade on delete set null,
+        "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
+        "event_id" text null references "events" ("id") on update cascade on delete set null deferrable initially deferred,
         "gross_amount" int not null,
         "fees_amount" int not null,
         "refunds_amount" int not null,
@@ -183,7 +187,7 @@ export class Migration20261122000000_initial extends Migration {
 
     this.addSql(`
       create table "idempotency_records" (
-        "api_key_id" text not null references "api_keys" ("id") on update cascade on delete cascade,
+        "api_key_id" text not null references "api_keys" ("id") on update cascade on delete cascade deferrable initially deferred,
         "key" text not null,
         "fingerprint" text not null,
         "state" text not null check ("state" in ('running', 'done')),
