@@ -184,7 +184,7 @@ export const enumListParam = <T extends string>(name: string, values: readonly [
     (value) => {
       const raw = Array.isArray(value) ? value : [value];
       if (!raw.every((part) => typeof part === 'string')) return { ok: false };
-      const parts = (raw as string[])
+      const parts = (raw)
         .flatMap((part) => part.split(','))
         .map((part) => part.trim())
         .filter((part) => part !== '');

@@ -1,0 +1,150 @@
+import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { describe, expect, it } from 'vitest';
+import {
+  CheckinCreateSchema,
+  contract,
+  EventCreateSchema,
+  EventListQuerySchema,
+  EventUpdateSchema,
+  AttendeeListQuerySchema,
+  PaginationQuerySchema,
+  TierCreateSchema,
+  TierUpdateSchema,
+  type RouteMetadata,
+} from './index';
+
+function routes(router: AppRouter): AppRoute[] {
+  return Object.values(router).flatMap((value) =>
+    isAppRoute(value) ? [value] : routes(value as AppRouter),
+  );
+}
+
+const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.error?.issues[0]?.message;
+
+describe('the router', () => {
+  const all = routes(contract);
+
+  it('has the 19 endpoints of the reference, each with a scope', () => {
+    expect(all).toHaveLength(19);
+    const signatures = all.map((route) => `${route.method} ${route.path}`).sort();
+    expect(signatures).toContain('POST /checkins');
+    expect(signatures).toContain('PATCH /tiers/:id');
+    expect(new Set(signatures).size).toBe(19);
+    for (const route of all) {
+      const scope = (route.metadata as RouteMetadata).scope;
+      const expected =
+        route.method === 'GET' ? 'read' : route.path === '/checkins' ? 'checkins:write' : 'write';
+      expect(scope, `${route.method} ${route.path}`).toBe(expected);
+    }
+  });
+
+  it('declares the shared error responses on every route', () => {
+    for (const route of all) {
+      for (const status of [400, 401, 402, 403, 429, 500, 503]) {
+        expect(route.responses, `${route.method} ${route.path}`).toHaveProperty(String(status));
+      }
+      expect(route.strictStatusCodes).toBe(true);
+    }
+  });
+});
+
+describe('pagination', () => {
+  it('defaults to page 1 of 20', () => {
+    expect(PaginationQuerySchema.parse({})).toEqual({ page: 1, limit: 20 });
+  });
+
+  it('accepts strings from the query and numbers from code', () => {
+    expect(PaginationQuerySchema.parse({ page: '3', limit: '100' })).toEqual({ page: 3, limit: 100 });
+    expect(PaginationQuerySchema.parse({ page: 2, limit: 1 })).toEqual({ page: 2, limit: 1 });
+  });
+
+  it.each(['0', '101', 'abc', '1.5', '-1', '', ' ', '1e2', ['1', '2']])(
+    'refuses limit=%j with a message naming limit',
+    (limit) => {
+      const result = PaginationQuerySchema.safeParse({ limit });
+      expect(result.success).toBe(false);
+      expect(firstMessage(result)).toBe('limit must be an integer between 1 and 100');
+    },
+  );
+
+  it.each(['0', '-3', 'x', '2.5'])('refuses page=%j with a message naming page', (page) => {
+    const result = PaginationQuerySchema.safeParse({ page });
+    expect(firstMessage(result)).toBe('page must be an integer greater than or equal to 1');
+  });
+});
+
+describe('list filters', () => {
+  it('parses a comma-separated status list and refuses unknown values', () => {
+    expect(EventListQuerySchema.parse({ status: 'draft, published' }).status).toEqual([
+      'draft',
+      'published',
+    ]);
+    const bad = EventListQuerySchema.safeParse({ status: 'draft,sold' });
+    expect(firstMessage(bad)).toMatch(/^status must be one or more of: draft, published/);
+  });
+
+  it('parses timestamps and refuses other text', () => {
+    const parsed = EventListQuerySchema.parse({ updated_since: '2026-01-01T10:00:00+01:00' });
+    expect(parsed.updated_since?.toISOString()).toBe('2026-01-01T09:00:00.000Z');
+    expect(firstMessage(EventListQuerySchema.safeParse({ starts_after: 'tomorrow' }))).toMatch(
+      /^starts_after must be an ISO-8601 timestamp/,
+    );
+  });
+
+  it('parses booleans strictly', () => {
+    expect(AttendeeListQuerySchema.parse({ checked_in: 'false' }).checked_in).toBe(false);
+    expect(AttendeeListQuerySchema.parse({ checked_in: true }).checked_in).toBe(true);
+    expect(firstMessage(AttendeeListQuerySchema.safeParse({ checked_in: 'yes' }))).toBe(
+      'checked_in must be true or false',
+    );
+  });
+});
+
+describe('bodies', () => {
+  const event = {
+    name: 'Gig',
+    timezone: 'Europe/Berlin',
+    starts_at: '2027-01-01T19:00:00Z',
+    ends_at: '2027-01-01T23:00:00Z',
+    currency: 'EUR',
+  };
+
+  it('accepts a minimal event and refuses unknown fields', () => {
+    expect(EventCreateSchema.safeParse(event).success).toBe(true);
+    const extra = EventCreateSchema.safeParse({ ...event, staus: 'draft' });
+    expect(extra.error?.issues[0]?.code).toBe('unrecognized_keys');
+  });
+
+  it('checks time zones and currencies with messages naming the field', () => {
+    expect(firstMessage(EventCreateSchema.safeParse({ ...event, timezone: 'Mars/Base' }))).toMatch(
+      /^timezone must be an IANA time zone/,
+    );
+    expect(firstMessage(EventCreateSchema.safeParse({ ...event, currency: 'eur' }))).toMatch(
+      /^currency must be a three-letter upper-case ISO 4217 code/,
+    );
+  });
+
+  it('lets any event status be asked for in an update (the server judges transitions)', () => {
+    expect(EventUpdateSchema.safeParse({ status: 'completed' }).success).toBe(true);
+    expect(EventUpdateSchema.safeParse({ status: 'archived' }).success).toBe(false);
+  });
+
+  it('never lets a client write sold_out on a tier', () => {
+    expect(TierCreateSchema.safeParse({ event_id: 'evt_x', name: 'GA', price: 0 }).success).toBe(true);
+    expect(TierUpdateSchema.safeParse({ status: 'sold_out' }).success).toBe(false);
+    expect(TierCreateSchema.safeParse({ event_id: 'evt_x', name: 'GA', price: 9.99 }).success).toBe(
+      false,
+    );
+  });
+
+  it('needs exactly one of ticket_id and code for a check-in', () => {
+    expect(CheckinCreateSchema.safeParse({ code: 'abc' }).success).toBe(true);
+    expect(CheckinCreateSchema.safeParse({ ticket_id: 'tkt_x' }).success).toBe(true);
+    expect(firstMessage(CheckinCreateSchema.safeParse({}))).toBe(
+      'exactly one of ticket_id or code is required',
+    );
+    expect(CheckinCreateSchema.safeParse({ code: 'a', ticket_id: 'tkt_x' }).success).toBe(false);
+    expect(CheckinCreateSchema.safeParse({ code: 'a', direction: 'sideways' }).success).toBe(false);
+  });
+});
