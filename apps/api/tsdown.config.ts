@@ -8,5 +8,6 @@ export default defineConfig({
   dts: false,
   sourcemap: true,
   clean: true,
+  fixedExtension: false,
   // Dependencies stay external and come from node_modules (pnpm deploy in the image).
 });

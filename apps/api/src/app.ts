@@ -75,8 +75,17 @@ export function createApp(deps: AppDeps): express.Express {
       rate_limit_store: store === true ? 'ok' : 'unavailable',
     };
     const ready = checks.database === 'ok' && checks.rate_limit_store === 'ok';
-    if (!ready) res.set('Retry-After', '5');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
+    if (!ready) {
+      // A 503 is an error like any other: it carries the error envelope, plus the checks.
+      res.set('Retry-After', '5').status(503).json({
+        error: 'Service temporarily unavailable',
+        code: 'service_unavailable',
+        status: 'unavailable',
+        checks,
+      });
+      return;
+    }
+    res.json({ status: 'ready', checks });
   });
 
   const openApiDocument = buildOpenApiDocument(deps.version ?? '1.0.0');
@@ -97,6 +106,9 @@ export function createApp(deps: AppDeps): express.Express {
     globalMiddleware: [apiAccess(rateLimits), ...jsonBody(deps.bodyLimitBytes), idempotency(logger)],
     requestValidationErrorHandler: (error, _req, _res, next) => next(error),
   });
+  // Unmatched requests end inside this router: falling out of it, an OPTIONS request for a known
+  // path would get the router's automatic plain-text answer instead of the JSON 404.
+  api.use(notFoundHandler);
   app.use('/api/v1', api);
 
   app.use(notFoundHandler);

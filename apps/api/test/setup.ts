@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { inject } from 'vitest';
@@ -27,9 +27,16 @@ export interface TestServer {
 
 /** The real app on an ephemeral port, over real HTTP. */
 export async function startTestServer(
-  options: { readsPerMinute?: number; writesPerMinute?: number; rateLimits?: RateLimits; bodyLimitBytes?: number } = {},
+  options: {
+    readsPerMinute?: number;
+    writesPerMinute?: number;
+    rateLimits?: RateLimits;
+    bodyLimitBytes?: number;
+    /** Another ORM than the test database's (e.g. one over an unreachable server). */
+    orm?: Orm;
+  } = {},
 ): Promise<TestServer> {
-  const testOrm = await getTestOrm();
+  const testOrm = options.orm ?? (await getTestOrm());
   const rateLimits =
     options.rateLimits ??
     createRateLimits({
@@ -118,4 +125,13 @@ export async function call<T = any>(
     // left as text: the assertion that follows will show it
   }
   return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** A local TCP port with nothing listening on it (bound once, then released). */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

@@ -8,17 +8,7 @@ import { seedDemoData } from '../modules/demo/demo-data';
 import { createOrganisation } from '../modules/organisations/organisation.service';
 import { startEmbeddedPostgres } from './embedded';
 import type { Orm } from './orm';
-
-/** The repository root (where pnpm-workspace.yaml is), or the working directory outside a checkout. */
-function projectRoot(): string {
-  let dir = process.cwd();
-  for (;;) {
-    if (existsSync(path.join(dir, 'pnpm-workspace.yaml'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-}
+import { projectRoot } from './paths';
 
 interface DemoCredentials {
   organisation_id: string;

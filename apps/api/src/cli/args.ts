@@ -1,0 +1,101 @@
+import { parseArgs } from 'node:util';
+import type { Orm } from '../db/orm';
+
+/** Bad command-line input: the CLI prints it with the command's usage and exits with 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Command {
+  /** The words that select the command, e.g. `['org', 'create']`. */
+  path: readonly string[];
+  /** The command line after the program name, e.g. `org create --name <name>`. */
+  usage: string;
+  summary: string;
+  /** Applies migrations itself; every other command gets them applied first. */
+  migrates?: boolean;
+  /** Checks the arguments before anything touches the database, and returns the work to do. */
+  parse(argv: readonly string[]): (orm: Orm) => Promise<unknown>;
+}
+
+export interface ParsedArgs<F extends string, P extends string> {
+  flags: Partial<Record<F, string>>;
+  args: Record<P, string>;
+}
+
+/**
+ * Parses `--flag value` options (all string-valued) and exactly the named positionals. Anything
+ * else (an unknown flag, a flag without its value, a missing or extra argument) is a UsageError.
+ */
+export function parseCommandArgs<const F extends string = never, const P extends string = never>(
+  argv: readonly string[],
+  spec: { usage: string; flags?: readonly F[]; positionals?: readonly P[] },
+): ParsedArgs<F, P> {
+  const flags = spec.flags ?? [];
+  const names = spec.positionals ?? [];
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: Object.fromEntries(flags.map((flag) => [flag, { type: 'string' as const }])),
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    // Node's messages go on to explain `--` escaping; the first sentence is the useful part.
+    const message = error instanceof Error ? error.message.split('. ')[0]! : String(error);
+    throw new UsageError(message, spec.usage);
+  }
+  const { positionals } = parsed;
+  if (positionals.length < names.length) {
+    throw new UsageError(`missing <${names[positionals.length]}>`, spec.usage);
+  }
+  if (positionals.length > names.length) {
+    throw new UsageError(`unexpected argument '${positionals[names.length]}'`, spec.usage);
+  }
+  const args = Object.fromEntries(names.map((name, i) => [name, positionals[i]!])) as Record<
+    P,
+    string
+  >;
+  const values: Partial<Record<F, string>> = {};
+  for (const flag of flags) {
+    const value = parsed.values[flag];
+    if (typeof value === 'string') values[flag] = value;
+  }
+  return { flags: values, args };
+}
+
+/** The flag's value, trimmed; a UsageError when it is missing or blank. */
+export function requireFlag<F extends string>(
+  parsed: ParsedArgs<F, string>,
+  flag: F,
+  usage: string,
+): string {
+  const value = parsed.flags[flag]?.trim();
+  if (!value) throw new UsageError(`--${flag} is required`, usage);
+  return value;
+}
+
+/** A whole number within [min, max], or a UsageError naming the flag. */
+export function integerFlag(
+  value: string | undefined,
+  flag: string,
+  range: { min: number; max: number },
+  usage: string,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(number) || number < range.min || number > range.max) {
+    throw new UsageError(
+      `--${flag} must be an integer between ${range.min} and ${range.max}`,
+      usage,
+    );
+  }
+  return number;
+}

@@ -1,0 +1,178 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, inject, it } from 'vitest';
+import { getTestOrm } from '../../test/setup';
+import { authenticateKey } from '../modules/api-keys/api-key.service';
+
+const API_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI from source in a child process, on this run's test database. */
+function cli(...args: string[]): Promise<CliResult> {
+  const env = { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'test' };
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--conditions=@boxoffice/source', '--import', 'tsx', 'src/cli.ts', ...args],
+      { cwd: API_DIR, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The JSON a successful command printed; fails with its stderr otherwise. */
+async function ok<T = any>(...args: string[]): Promise<T> {
+  const result = await cli(...args);
+  expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
+  return JSON.parse(result.stdout) as T;
+}
+
+/** The error a failing command printed on stderr (one JSON object), with its exit code. */
+async function fails(...args: string[]): Promise<{ code: number; body: Record<string, string> }> {
+  const result = await cli(...args);
+  expect(result.stdout).toBe('');
+  return { code: result.code, body: JSON.parse(result.stderr) as Record<string, string> };
+}
+
+describe('operator CLI', { timeout: 120_000 }, () => {
+  it('prints usage for help and for no arguments', async () => {
+    const [help, bare] = await Promise.all([cli('help'), cli()]);
+    for (const result of [help, bare]) {
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('');
+      for (const command of [
+        'migrate',
+        'org create',
+        'org set-plan',
+        'key create',
+        'key list',
+        'key revoke',
+        'seed',
+      ]) {
+        expect(result.stdout).toContain(command);
+      }
+    }
+  });
+
+  it('reports that migrations are already applied', async () => {
+    expect(await ok('migrate')).toEqual({ applied: [] });
+  });
+
+  it('creates an organisation, manages its keys and changes its plan', async () => {
+    const org = await ok('org', 'create', '--name', 'CLI Test Promotions', '--plan', 'pro');
+    expect(org).toMatchObject({ name: 'CLI Test Promotions', plan: 'pro', plan_changed_at: null });
+    expect(org.id).toMatch(/^org_[0-9A-Za-z]{24}$/);
+
+    const created = await ok(
+      'key',
+      'create',
+      '--org',
+      org.id,
+      '--scopes',
+      'checkins:write,read',
+      '--name',
+      'Door app',
+    );
+    expect(Object.keys(created).slice(0, 2)).toEqual(['id', 'key']);
+    expect(created).toMatchObject({
+      organisation_id: org.id,
+      name: 'Door app',
+      scopes: ['read', 'checkins:write'],
+      status: 'active',
+      revoked_at: null,
+    });
+    expect(created.key).toMatch(/^bxo_live_[0-9A-Za-z]{32,}$/);
+    expect(created.hint).toBe(`bxo_live_…${created.key.slice(-4)}`);
+
+    // The printed key is the real one: the API accepts it.
+    const em = (await getTestOrm()).em.fork();
+    expect(await authenticateKey(em, created.key)).toMatchObject({
+      apiKeyId: created.id,
+      organisationId: org.id,
+      plan: 'pro',
+    });
+
+    const listing = await cli('key', 'list', '--org', org.id);
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).not.toContain(created.key);
+    const keys = JSON.parse(listing.stdout) as Record<string, unknown>[];
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ id: created.id, hint: created.hint, status: 'active' });
+    expect(keys[0]).not.toHaveProperty('key');
+
+    const revoked = await ok('key', 'revoke', created.id);
+    expect(revoked).toMatchObject({ id: created.id, status: 'revoked' });
+    expect(revoked.revoked_at).toEqual(expect.any(String));
+    expect(await authenticateKey(em, created.key)).toBeNull();
+    expect(await ok('key', 'list', '--org', org.id)).toEqual([
+      expect.objectContaining({ id: created.id, status: 'revoked' }),
+    ]);
+
+    const downgraded = await ok('org', 'set-plan', org.id, 'free');
+    expect(downgraded).toMatchObject({ id: org.id, plan: 'free' });
+    expect(downgraded.plan_changed_at).toEqual(expect.any(String));
+  });
+
+  it('seeds demo data into an organisation', async () => {
+    const org = await ok('org', 'create', '--name', 'CLI Seed Test');
+    expect(org.plan).toBe('free');
+    const counts = await ok('seed', '--org', org.id, '--events', '1');
+    expect(counts).toMatchObject({ events: 1 });
+    expect(counts.tickets).toBeGreaterThan(0);
+    expect(counts.attendees).toBe(counts.tickets);
+  });
+
+  it('exits with 2 and the usage on bad input', async () => {
+    const cases = await Promise.all([
+      fails('frobnicate'),
+      fails('org'),
+      fails('org', 'create'),
+      fails('org', 'create', '--name', 'X', '--plan', 'gold'),
+      fails('org', 'create', '--name', 'X', '--colour', 'blue'),
+      fails('org', 'set-plan', 'org_only'),
+      fails('key', 'create', '--org', 'org_x', '--scopes', 'read,admin'),
+      fails('seed', '--org', 'org_x', '--events', 'many'),
+    ]);
+    const [unknown, noSub, noName, badPlan, badFlag, missingArg, badScope, badEvents] = cases;
+    for (const failure of cases) {
+      expect(failure.code).toBe(2);
+      expect(failure.body.error).toEqual(expect.any(String));
+      expect(failure.body.usage).toMatch(/^pnpm admin /);
+    }
+    expect(unknown.body.error).toBe("unknown command 'frobnicate'");
+    expect(noSub.body.error).toContain('create, set-plan');
+    expect(noName.body.error).toBe('--name is required');
+    expect(badPlan.body.error).toBe('plan must be one of: free, pro');
+    expect(badFlag.body.error).toContain("'--colour'");
+    expect(missingArg.body.error).toBe('missing <plan>');
+    expect(badScope.body.error).toContain('read, write, checkins:write');
+    expect(badEvents.body.error).toContain('--events');
+  });
+
+  it('exits with 1 and the message when the command fails', async () => {
+    const [setPlan, revoke, list, keyForNobody] = await Promise.all([
+      fails('org', 'set-plan', 'org_doesnotexist', 'pro'),
+      fails('key', 'revoke', 'key_doesnotexist'),
+      fails('key', 'list', '--org', 'org_doesnotexist'),
+      fails('key', 'create', '--org', 'org_doesnotexist', '--scopes', 'read'),
+    ]);
+    expect(setPlan).toEqual({
+      code: 1,
+      body: { error: 'organisation not found', code: 'not_found' },
+    });
+    expect(revoke).toEqual({ code: 1, body: { error: 'API key not found', code: 'not_found' } });
+    expect(list).toEqual({ code: 1, body: { error: 'organisation not found', code: 'not_found' } });
+    expect(keyForNobody).toEqual({
+      code: 1,
+      body: { error: 'organisation not found', code: 'not_found' },
+    });
+  });
+});

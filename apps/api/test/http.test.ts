@@ -1,0 +1,370 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrm, type Orm } from '../src/db/orm';
+import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
+import {
+  call,
+  closedPort,
+  createTenant,
+  startTestServer,
+  type CallResult,
+  type TestServer,
+} from './setup';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const eventBody = {
+  name: 'HTTP check',
+  timezone: 'Europe/London',
+  starts_at: '2027-05-01T18:00:00Z',
+  ends_at: '2027-05-01T22:00:00Z',
+  currency: 'GBP',
+};
+
+function expectJsonError(result: CallResult, status: number, message?: string | RegExp) {
+  expect(result.status, JSON.stringify(result.body)).toBe(status);
+  expect(result.headers.get('content-type')).toBe(JSON_TYPE);
+  expect(typeof result.body.error).toBe('string');
+  if (typeof message === 'string') expect(result.body.error).toBe(message);
+  else if (message) expect(result.body.error).toMatch(message);
+}
+
+describe('unknown routes', () => {
+  it.each([
+    ['GET', '/api/v1/foo', 'route not found: GET /api/v1/foo'],
+    ['GET', '/api/v1/foo?page=2', 'route not found: GET /api/v1/foo'],
+    ['GET', '/foo', 'route not found: GET /foo'],
+    ['GET', '/', 'route not found: GET /'],
+    ['GET', '/api/v2/events', 'route not found: GET /api/v2/events'],
+    ['DELETE', '/api/v1/events', 'route not found: DELETE /api/v1/events'],
+    [
+      'PUT',
+      '/api/v1/events/evt_0000000000000000000000',
+      'route not found: PUT /api/v1/events/evt_0000000000000000000000',
+    ],
+    [
+      'DELETE',
+      '/api/v1/checkins/chk_0000000000000000000000',
+      'route not found: DELETE /api/v1/checkins/chk_0000000000000000000000',
+    ],
+    ['POST', '/api/v1/tickets', 'route not found: POST /api/v1/tickets'],
+    [
+      'PATCH',
+      '/api/v1/orders/ord_0000000000000000000000',
+      'route not found: PATCH /api/v1/orders/ord_0000000000000000000000',
+    ],
+    ['OPTIONS', '/api/v1/events', 'route not found: OPTIONS /api/v1/events'],
+    [
+      'OPTIONS',
+      '/api/v1/checkins/chk_0000000000000000000000',
+      'route not found: OPTIONS /api/v1/checkins/chk_0000000000000000000000',
+    ],
+    ['OPTIONS', '/healthz', 'route not found: OPTIONS /healthz'],
+  ])('%s %s is a JSON 404', async (method, path, message) => {
+    const tenant = await createTenant();
+    const result = await call(server, method, path, { key: tenant.key });
+    expectJsonError(result, 404, message);
+    expect(result.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('is a 404 also without a key', async () => {
+    expectJsonError(
+      await call(server, 'GET', '/api/v1/foo'),
+      404,
+      'route not found: GET /api/v1/foo',
+    );
+  });
+});
+
+describe('request bodies', () => {
+  it('answers malformed JSON with a JSON 400', async () => {
+    const tenant = await createTenant();
+    for (const rawBody of ['{"name": ', "{'name': 'x'}", 'not json', '{"a":1}}']) {
+      const result = await call(server, 'POST', '/api/v1/events', {
+        key: tenant.key,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectJsonError(result, 400, 'request body is not valid JSON');
+    }
+  });
+
+  it('answers a body that is JSON but not an object with a JSON 400', async () => {
+    const tenant = await createTenant();
+    for (const rawBody of ['[]', '"text"', '42', 'null']) {
+      const result = await call(server, 'POST', '/api/v1/events', {
+        key: tenant.key,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectJsonError(result, 400);
+    }
+  });
+
+  it('answers another Content-Type on POST and PATCH with a JSON 400', async () => {
+    const tenant = await createTenant();
+    for (const [method, path] of [
+      ['POST', '/api/v1/events'],
+      ['PATCH', '/api/v1/events/evt_0000000000000000000000'],
+      ['POST', '/api/v1/checkins'],
+    ]) {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+      ]) {
+        const result = await call(server, method!, path!, {
+          key: tenant.key,
+          rawBody: JSON.stringify(eventBody),
+          headers: { 'content-type': type },
+        });
+        expectJsonError(result, 400, /Content-Type/);
+      }
+    }
+    const missing = await call(server, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      rawBody: JSON.stringify(eventBody),
+      headers: { 'content-type': '' },
+    });
+    expectJsonError(missing, 400);
+    const list = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
+    expect(list.body.total).toBe(0);
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const tenant = await createTenant();
+    const result = await call(server, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      rawBody: JSON.stringify(eventBody),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(201);
+  });
+
+  it('answers a body over 100 kB with a JSON 413', async () => {
+    const tenant = await createTenant();
+    const body = { ...eventBody, description: 'x'.repeat(101 * 1024) };
+    const result = await call(server, 'POST', '/api/v1/events', { key: tenant.key, body });
+    expectJsonError(result, 413);
+    // Just under the limit the body is read (and then judged on its fields).
+    const fits = await call(server, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: { ...eventBody, description: 'x'.repeat(90 * 1024) },
+    });
+    expect(fits.status).not.toBe(413);
+  });
+
+  it('applies a configured body limit', async () => {
+    const small = await startTestServer({ bodyLimitBytes: 1024 });
+    try {
+      const tenant = await createTenant();
+      const body = { ...eventBody, description: 'x'.repeat(2048) };
+      expectJsonError(await call(small, 'POST', '/api/v1/events', { key: tenant.key, body }), 413);
+      const fits = await call(small, 'POST', '/api/v1/events', {
+        key: tenant.key,
+        body: eventBody,
+      });
+      expect(fits.status).toBe(201);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('every response', () => {
+  it('is JSON with a request id', async () => {
+    const tenant = await createTenant();
+    const requests: [string, string, Parameters<typeof call>[3]][] = [
+      ['GET', '/healthz', {}],
+      ['GET', '/readyz', {}],
+      ['GET', '/openapi.json', {}],
+      ['GET', '/nowhere', {}],
+      ['GET', '/api/v1/events', {}],
+      ['GET', '/api/v1/events', { key: tenant.key }],
+      ['GET', '/api/v1/events?limit=500', { key: tenant.key }],
+      ['GET', '/api/v1/events/evt_0000000000000000000000', { key: tenant.key }],
+      ['POST', '/api/v1/events', { key: tenant.key, body: eventBody }],
+      ['POST', '/api/v1/events', { key: tenant.key, body: {} }],
+      [
+        'POST',
+        '/api/v1/events',
+        { key: tenant.key, rawBody: '{', headers: { 'content-type': 'application/json' } },
+      ],
+    ];
+    const ids = new Set<string>();
+    for (const [method, path, options] of requests) {
+      const result = await call(server, method, path, options);
+      const label = `${method} ${path} → ${result.status}`;
+      expect(result.headers.get('content-type'), label).toBe(JSON_TYPE);
+      expect(typeof result.body, label).toBe('object');
+      const id = result.headers.get('x-request-id');
+      expect(id, label).toMatch(/^\S{8,}$/);
+      ids.add(id!);
+    }
+    expect(ids.size).toBe(requests.length);
+  });
+
+  it('echoes the caller’s X-Request-Id', async () => {
+    const tenant = await createTenant();
+    for (const [method, path, key] of [
+      ['GET', '/api/v1/events', tenant.key],
+      ['GET', '/api/v1/events', undefined],
+      ['GET', '/api/v1/foo', undefined],
+      ['GET', '/healthz', undefined],
+    ] as const) {
+      const result = await call(server, method, path, {
+        key,
+        headers: { 'x-request-id': 'trace-4711.abc' },
+      });
+      expect(result.headers.get('x-request-id'), path).toBe('trace-4711.abc');
+    }
+  });
+});
+
+describe('outside /api/v1', () => {
+  it('GET /healthz is 200', async () => {
+    const result = await call(server, 'GET', '/healthz');
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ status: 'ok' });
+  });
+
+  it('GET /readyz is 200 with its checks', async () => {
+    const result = await call(server, 'GET', '/readyz');
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', rate_limit_store: 'ok' },
+    });
+  });
+
+  it('GET /openapi.json is an OpenAPI 3.1 document of the 19 operations', async () => {
+    const result = await call(server, 'GET', '/openapi.json');
+    expect(result.status).toBe(200);
+    const document = result.body;
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.title).toEqual(expect.any(String));
+    expect(document.servers).toEqual([{ url: '/api/v1' }]);
+    const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((method) => ['get', 'post', 'patch', 'put', 'delete'].includes(method))
+          .map((method) => `${method.toUpperCase()} ${path}`),
+      )
+      .sort();
+    expect(operations).toEqual(
+      [
+        'GET /events',
+        'GET /events/{id}',
+        'POST /events',
+        'PATCH /events/{id}',
+        'GET /tiers',
+        'GET /tiers/{id}',
+        'POST /tiers',
+        'PATCH /tiers/{id}',
+        'GET /orders',
+        'GET /orders/{id}',
+        'GET /tickets',
+        'GET /tickets/{id}',
+        'GET /attendees',
+        'GET /attendees/{id}',
+        'GET /checkins',
+        'GET /checkins/{id}',
+        'POST /checkins',
+        'GET /payouts',
+        'GET /payouts/{id}',
+      ].sort(),
+    );
+    expect(JSON.stringify(document)).not.toContain('"nullable"');
+    expect(document.components.securitySchemes.bearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+  });
+
+  it('GET /docs renders the reference as HTML', async () => {
+    const response = await fetch(`${server.baseUrl}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await response.text()).toContain('/openapi.json');
+  });
+});
+
+describe('unexpected errors', () => {
+  it('answer 500 with a request id and nothing internal', async () => {
+    const rateLimits: RateLimits = {
+      ...createRateLimits({ readsPerMinute: 60, writesPerMinute: 10 }),
+      consume: () => {
+        throw new Error('select secret_column from api_keys where boom');
+      },
+    };
+    const broken = await startTestServer({ rateLimits });
+    try {
+      const tenant = await createTenant();
+      const result = await call(broken, 'GET', '/api/v1/events', {
+        key: tenant.key,
+        headers: { 'x-request-id': 'trace-500' },
+      });
+      expectJsonError(result, 500, 'Internal server error');
+      expect(result.body.request_id).toBe('trace-500');
+      expect(result.headers.get('x-request-id')).toBe('trace-500');
+      const text = JSON.stringify(result.body);
+      for (const leak of ['secret_column', 'select', 'at ', 'stack', '.ts']) {
+        expect(text).not.toContain(leak);
+      }
+      const generated = await call(broken, 'POST', '/api/v1/events', {
+        key: tenant.key,
+        body: eventBody,
+      });
+      expectJsonError(generated, 500, 'Internal server error');
+      expect(generated.body.request_id).toBe(generated.headers.get('x-request-id'));
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe('database unreachable', () => {
+  let orm: Orm;
+  let offline: TestServer;
+  beforeAll(async () => {
+    orm = await createOrm({
+      databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/x`,
+      connectTimeoutMs: 500,
+    });
+    offline = await startTestServer({ orm });
+  });
+  afterAll(async () => {
+    await offline.close();
+    await orm.close();
+  });
+
+  it('answers API requests with a fast 503 and Retry-After', async () => {
+    const tenant = await createTenant();
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['POST', eventBody],
+    ] as const) {
+      const started = performance.now();
+      const result = await call(offline, method, '/api/v1/events', { key: tenant.key, body });
+      expect(performance.now() - started).toBeLessThan(2000);
+      expectJsonError(result, 503, 'Service temporarily unavailable');
+      expect(Number(result.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(result.headers.get('x-request-id')).toBeTruthy();
+    }
+  });
+
+  it('reports not ready, while /healthz stays up', async () => {
+    const started = performance.now();
+    const ready = await call(offline, 'GET', '/readyz');
+    expect(performance.now() - started).toBeLessThan(3000);
+    expectJsonError(ready, 503);
+    expect(ready.body.checks).toEqual({ database: 'unavailable', rate_limit_store: 'ok' });
+    expect(Number(ready.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await call(offline, 'GET', '/healthz')).status).toBe(200);
+  });
+});
