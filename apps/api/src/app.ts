@@ -67,7 +67,16 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.get('/readyz', async (_req, res) => {
     const [database, store] = await Promise.all([
-      within(2000, orm.em.getConnection().execute('select 1').then(() => true, () => false)),
+      within(
+        2000,
+        orm.em
+          .getConnection()
+          .execute('select 1')
+          .then(
+            () => true,
+            () => false,
+          ),
+      ),
       within(2000, rateLimits.ping()),
     ]);
     const checks = {
@@ -103,7 +112,11 @@ export function createApp(deps: AppDeps): express.Express {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,
-    globalMiddleware: [apiAccess(rateLimits), ...jsonBody(deps.bodyLimitBytes), idempotency(logger)],
+    globalMiddleware: [
+      apiAccess(rateLimits),
+      ...jsonBody(deps.bodyLimitBytes),
+      idempotency(logger),
+    ],
     requestValidationErrorHandler: (error, _req, _res, next) => next(error),
   });
   // Unmatched requests end inside this router: falling out of it, an OPTIONS request for a known

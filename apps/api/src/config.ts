@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-const integer = (fallback: number, min = 0) =>
-  z.coerce.number().int().min(min).default(fallback);
+const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

@@ -24,7 +24,11 @@ async function main(config: Config): Promise<void> {
   }
 
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 })
+    ? new Redis(config.REDIS_URL, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: 2000,
+      })
     : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
   const rateLimits = createRateLimits({

@@ -2,6 +2,8 @@ import type { Event } from '../src/modules/events/event.entity';
 import { createEvent } from '../src/modules/events/event.service';
 import type { Order } from '../src/modules/orders/order.entity';
 import { cancelOrder, placeOrder } from '../src/modules/orders/order.service';
+import type { Payout } from '../src/modules/payouts/payout.entity';
+import { recordPayout, type PayoutInput } from '../src/modules/payouts/payout.service';
 import type { Ticket } from '../src/modules/tickets/ticket.entity';
 import { listTickets } from '../src/modules/tickets/ticket.service';
 import type { Tier } from '../src/modules/tiers/tier.entity';
@@ -43,9 +45,28 @@ export async function buildEvent(
     price: 2500,
     quantity_total: 500,
   });
+  const { order, tickets } = await addOrder(organisationId, tier, {
+    tickets: options.tickets,
+    buyerEmail: options.buyerEmail,
+  });
+  return { event, tier, order, tickets };
+}
+
+/**
+ * Another order for a tier of a published event: `completed` (the default) issues its tickets and
+ * attendees; `pending` issues none. Returns the order with its tickets, valid and with their `code`.
+ */
+export async function addOrder(
+  organisationId: string,
+  tier: Pick<Tier, 'id' | 'eventId'>,
+  options: { tickets?: number; buyerEmail?: string; status?: 'pending' | 'completed' } = {},
+): Promise<{ order: Order; tickets: Ticket[] }> {
+  const orm = await getTestOrm();
+  const ctx = { em: orm.em.fork(), organisationId };
+  sequence += 1;
   const count = options.tickets ?? 3;
   const order = await placeOrder(ctx, {
-    eventId: event.id,
+    eventId: tier.eventId,
     buyerName: 'Ada Lovelace',
     buyerEmail: options.buyerEmail ?? `buyer${sequence}@example.com`,
     lines: Array.from({ length: count }, (_, i) => ({
@@ -59,18 +80,75 @@ export async function buildEvent(
       },
     })),
     feePerTicket: 150,
-    status: 'completed',
+    status: options.status ?? 'completed',
     placedAt: new Date(),
   });
   const page = await listTickets(
     { em: orm.em.fork(), organisationId },
     { order_id: order.id, page: 1, limit: 100 },
   );
-  return { event, tier, order, tickets: page.data };
+  return { order, tickets: page.data };
 }
 
 /** Cancels (or refunds) an order, voiding its tickets. */
 export async function cancelFixtureOrder(organisationId: string, orderId: string, refund = false) {
   const orm = await getTestOrm();
   return cancelOrder({ em: orm.em.fork(), organisationId }, orderId, { refund, at: new Date() });
+}
+
+/** A promoter payout as the payment side records it; `amount` is derived (gross − fees − refunds). */
+export async function buildPayout(
+  organisationId: string,
+  options: Partial<PayoutInput> = {},
+): Promise<Payout> {
+  const orm = await getTestOrm();
+  const ctx = { em: orm.em.fork(), organisationId };
+  const payout = recordPayout(ctx, {
+    eventId: null,
+    grossAmount: 100_000,
+    feesAmount: 4_500,
+    refundsAmount: 2_500,
+    currency: 'GBP',
+    status: 'pending',
+    periodStart: new Date('2027-03-01T00:00:00Z'),
+    periodEnd: new Date('2027-03-08T00:00:00Z'),
+    arrivalDate: null,
+    paidAt: null,
+    failureReason: null,
+    createdAt: new Date(),
+    ...options,
+  });
+  await ctx.em.flush();
+  return payout;
+}
+
+/**
+ * Makes the database refuse every check-in row whose `gate` is `gate` (a trigger raising an error
+ * at insert), so a scan fails after the ticket was already changed inside its transaction.
+ * Returns a function that lets inserts at that gate through again.
+ */
+export async function failCheckinInsertsAt(gate: string): Promise<() => Promise<void>> {
+  const orm = await getTestOrm();
+  await orm.em.fork().transactional(async (em) => {
+    // Test files run in parallel against one database: one of them installs the trigger.
+    await em.execute('select pg_advisory_xact_lock(724011)');
+    await em.execute('create table if not exists test_failing_gates (gate text primary key)');
+    await em.execute(`
+      create or replace function test_fail_checkin_insert() returns trigger language plpgsql as $$
+      begin
+        if exists (select 1 from test_failing_gates where gate = new.gate) then
+          raise exception 'check-in insert refused for test at gate %', new.gate;
+        end if;
+        return new;
+      end $$`);
+    await em.execute(`
+      create or replace trigger test_fail_checkin_insert before insert on checkins
+        for each row execute function test_fail_checkin_insert()`);
+    await em.execute('insert into test_failing_gates (gate) values (?) on conflict do nothing', [
+      gate,
+    ]);
+  });
+  return async () => {
+    await orm.em.fork().execute('delete from test_failing_gates where gate = ?', [gate]);
+  };
 }

@@ -31,7 +31,7 @@ export default async function setup(project: TestProject) {
       persistent: false,
     });
     serverUrl = embedded.url;
-    stopEmbedded = embedded.stop;
+    stopEmbedded = () => embedded.stop();
   }
 
   const name = `boxoffice_test_${Date.now()}_${randomBytes(3).toString('hex')}`;

@@ -77,7 +77,10 @@ export async function createTenant(
   plan: Plan = 'pro',
 ): Promise<TestTenant> {
   const em = (await getTestOrm()).em.fork();
-  const org = await createOrganisation(em, { name: `Test org ${Math.random().toString(36).slice(2, 8)}`, plan });
+  const org = await createOrganisation(em, {
+    name: `Test org ${Math.random().toString(36).slice(2, 8)}`,
+    plan,
+  });
   const { apiKey, key } = await generateKey(em, { organisationId: org.id, scopes, name: 'test' });
   return { organisationId: org.id, key, apiKeyId: apiKey.id };
 }

@@ -43,7 +43,9 @@ describe('fixtures', () => {
       body: { code: tickets[0]!.code },
     });
     expect(again.status).toBe(409);
-    const attendees = await call(server, 'GET', '/api/v1/attendees?checked_in=true', { key: tenant.key });
+    const attendees = await call(server, 'GET', '/api/v1/attendees?checked_in=true', {
+      key: tenant.key,
+    });
     expect(attendees.body.total).toBe(1);
   });
 });

@@ -12,6 +12,7 @@ import {
   PaginationQuerySchema,
   readRoute,
   textParam,
+  TextSchema,
   timestampParam,
   TimestampSchema,
 } from './common';
@@ -40,11 +41,11 @@ export type Checkin = z.infer<typeof CheckinSchema>;
 export const CheckinCreateSchema = z
   .object({
     ticket_id: z.string().min(1).max(80).optional(),
-    code: z.string().min(1).max(200).optional(),
+    code: TextSchema.min(1).max(200).optional(),
     event_id: z.string().min(1).max(80).optional(),
     direction: CheckinDirectionSchema.optional(),
-    gate: z.string().trim().min(1).max(100).optional(),
-    device_id: z.string().trim().min(1).max(100).optional(),
+    gate: TextSchema.trim().min(1).max(100).optional(),
+    device_id: TextSchema.trim().min(1).max(100).optional(),
     scanned_at: TimestampSchema.optional(),
   })
   .strict()

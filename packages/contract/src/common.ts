@@ -57,17 +57,29 @@ const ID_BODY = /^[A-Za-z0-9]{16,64}$/;
 
 /** A prefixed object id such as `evt_…`. Only the shape is checked; an unknown id is a 404, not a 400. */
 export const idOf = (prefix: string) =>
-  z
-    .string()
-    .max(80)
-    .describe(`An id starting with \`${prefix}_\``);
+  z.string().max(80).describe(`An id starting with \`${prefix}_\``);
 
 export const isPrefixedId = (prefix: string, value: string): boolean =>
   value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
 
+// The years PostgreSQL and ISO-8601 `…Z` strings share: outside them a timestamp would fail in the
+// database (a 500) instead of being refused as a bad value.
+const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00Z');
+const LATEST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
 export const TimestampSchema = z
   .string()
   .datetime({ offset: true })
+  .superRefine((value, ctx) => {
+    const time = Date.parse(value);
+    if (!(time >= EARLIEST_TIME && time <= LATEST_TIME)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'must be a time between the years 0001 and 9999',
+        params: { prefixField: true },
+      });
+    }
+  })
   .describe('An ISO-8601 timestamp (responses are always UTC with `Z`)');
 
 export const DateSchema = z
@@ -87,29 +99,38 @@ export const CurrencySchema = z
   })
   .describe('ISO 4217 currency code, upper case');
 
-const isTimeZone = (value: string): boolean => {
+/** The canonical IANA name of a time zone (`europe/berlin` → `Europe/Berlin`), or null. */
+const canonicalTimeZone = (value: string): string | null => {
+  // Intl also takes UTC offsets such as `+01:00`, which are not IANA names and know no DST.
+  if (/^[+-]/.test(value)) return null;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 };
 
 export const TimeZoneSchema = z
   .string()
-  .superRefine((value, ctx) => {
-    if (!isTimeZone(value)) {
+  .transform((value, ctx) => {
+    const canonical = canonicalTimeZone(value);
+    if (canonical === null) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         message: 'timezone must be an IANA time zone name, e.g. Europe/Berlin',
       });
+      return z.NEVER;
     }
+    return canonical;
   })
   .describe('IANA time zone name');
 
-/** Minor units of a currency (cents): a non-negative integer, never a float. */
-export const MoneySchema = z.number().int().nonnegative().max(1_000_000_000_000);
+/** Minor units of a currency (cents): a non-negative integer, never a float; stored as int4. */
+export const MoneySchema = z.number().int().nonnegative().max(2_147_483_647);
+
+/** Free text as PostgreSQL can store it: any characters but NUL. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
+export const TextSchema = z.string().regex(/^[^\u0000]*$/);
 
 // ---------------------------------------------------------------------------
 // Query parameters arrive as strings (or arrays, when repeated). Each parser takes whatever came
@@ -184,7 +205,7 @@ export const enumListParam = <T extends string>(name: string, values: readonly [
     (value) => {
       const raw = Array.isArray(value) ? value : [value];
       if (!raw.every((part) => typeof part === 'string')) return { ok: false };
-      const parts = (raw)
+      const parts = raw
         .flatMap((part) => part.split(','))
         .map((part) => part.trim())
         .filter((part) => part !== '');
@@ -213,7 +234,7 @@ export const textParam = (name: string, max = 200) =>
   queryParam<string, string>(
     `${name} must be a single value between 1 and ${max} characters`,
     (value) =>
-      typeof value === 'string' && value.length > 0 && value.length <= max
+      typeof value === 'string' && value.length > 0 && value.length <= max && !value.includes('\0')
         ? { ok: true, value }
         : { ok: false },
     `Up to ${max} characters`,

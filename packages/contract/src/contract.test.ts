@@ -14,9 +14,7 @@ import {
 } from './index';
 
 function routes(router: AppRouter): AppRoute[] {
-  return Object.values(router).flatMap((value) =>
-    isAppRoute(value) ? [value] : routes(value as AppRouter),
-  );
+  return Object.values(router).flatMap((value) => (isAppRoute(value) ? [value] : routes(value)));
 }
 
 const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
@@ -55,7 +53,10 @@ describe('pagination', () => {
   });
 
   it('accepts strings from the query and numbers from code', () => {
-    expect(PaginationQuerySchema.parse({ page: '3', limit: '100' })).toEqual({ page: 3, limit: 100 });
+    expect(PaginationQuerySchema.parse({ page: '3', limit: '100' })).toEqual({
+      page: 3,
+      limit: 100,
+    });
     expect(PaginationQuerySchema.parse({ page: 2, limit: 1 })).toEqual({ page: 2, limit: 1 });
   });
 
@@ -131,7 +132,9 @@ describe('bodies', () => {
   });
 
   it('never lets a client write sold_out on a tier', () => {
-    expect(TierCreateSchema.safeParse({ event_id: 'evt_x', name: 'GA', price: 0 }).success).toBe(true);
+    expect(TierCreateSchema.safeParse({ event_id: 'evt_x', name: 'GA', price: 0 }).success).toBe(
+      true,
+    );
     expect(TierUpdateSchema.safeParse({ status: 'sold_out' }).success).toBe(false);
     expect(TierCreateSchema.safeParse({ event_id: 'evt_x', name: 'GA', price: 9.99 }).success).toBe(
       false,

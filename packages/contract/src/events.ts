@@ -12,6 +12,7 @@ import {
   PaginationQuerySchema,
   readRoute,
   textParam,
+  TextSchema,
   timestampParam,
   TimestampSchema,
   TimeZoneSchema,
@@ -52,9 +53,9 @@ export const EventSchema = z.object({
 export type Event = z.infer<typeof EventSchema>;
 
 const writableEventFields = {
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(5000).nullable(),
-  venue: z.string().max(500).nullable(),
+  name: TextSchema.trim().min(1).max(200),
+  description: TextSchema.max(5000).nullable(),
+  venue: TextSchema.max(500).nullable(),
   timezone: TimeZoneSchema,
   starts_at: TimestampSchema,
   ends_at: TimestampSchema,
@@ -90,43 +91,47 @@ export const EventListQuerySchema = PaginationQuerySchema.extend({
 });
 export type EventListQuery = z.input<typeof EventListQuerySchema>;
 
-export const eventsContract = c.router({
-  list: {
-    method: 'GET',
-    path: '/events',
-    query: EventListQuerySchema,
-    responses: { 200: listEnvelope(EventSchema) },
-    metadata: readRoute,
-    summary: 'List events',
-    description:
-      'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `q` matches names containing the text, ignoring case.',
+export const eventsContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/events',
+      query: EventListQuerySchema,
+      responses: { 200: listEnvelope(EventSchema) },
+      metadata: readRoute,
+      summary: 'List events',
+      description:
+        'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `q` matches names containing the text, ignoring case.',
+    },
+    get: {
+      method: 'GET',
+      path: '/events/:id',
+      pathParams: IdPathSchema,
+      responses: { 200: itemEnvelope(EventSchema), 404: ErrorSchema },
+      metadata: readRoute,
+      summary: 'Get an event',
+    },
+    create: {
+      method: 'POST',
+      path: '/events',
+      body: EventCreateSchema,
+      responses: { 201: itemEnvelope(EventSchema), ...mutationResponses },
+      metadata: writeRoute,
+      summary: 'Create an event',
+      description:
+        'New events are `draft` unless `status` says `published`. `ends_at` must be after `starts_at`.',
+    },
+    update: {
+      method: 'PATCH',
+      path: '/events/:id',
+      pathParams: IdPathSchema,
+      body: EventUpdateSchema,
+      responses: { 200: itemEnvelope(EventSchema), ...mutationResponses },
+      metadata: writeRoute,
+      summary: 'Update an event or change its status',
+      description:
+        'Any subset of the writable fields. Status changes: draft → published → completed, draft|published → cancelled; anything else is a 409.',
+    },
   },
-  get: {
-    method: 'GET',
-    path: '/events/:id',
-    pathParams: IdPathSchema,
-    responses: { 200: itemEnvelope(EventSchema), 404: ErrorSchema },
-    metadata: readRoute,
-    summary: 'Get an event',
-  },
-  create: {
-    method: 'POST',
-    path: '/events',
-    body: EventCreateSchema,
-    responses: { 201: itemEnvelope(EventSchema), ...mutationResponses },
-    metadata: writeRoute,
-    summary: 'Create an event',
-    description: 'New events are `draft` unless `status` says `published`. `ends_at` must be after `starts_at`.',
-  },
-  update: {
-    method: 'PATCH',
-    path: '/events/:id',
-    pathParams: IdPathSchema,
-    body: EventUpdateSchema,
-    responses: { 200: itemEnvelope(EventSchema), ...mutationResponses },
-    metadata: writeRoute,
-    summary: 'Update an event or change its status',
-    description:
-      'Any subset of the writable fields. Status changes: draft → published → completed, draft|published → cancelled; anything else is a 409.',
-  },
-}, { commonResponses, strictStatusCodes: true });
+  { commonResponses, strictStatusCodes: true },
+);

@@ -12,6 +12,7 @@ import {
   PaginationQuerySchema,
   readRoute,
   textParam,
+  TextSchema,
   timestampParam,
   TimestampSchema,
   writeRoute,
@@ -46,8 +47,8 @@ export const TierSchema = z.object({
 export type Tier = z.infer<typeof TierSchema>;
 
 const writableTierFields = {
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(5000).nullable(),
+  name: TextSchema.trim().min(1).max(200),
+  description: TextSchema.max(5000).nullable(),
   price: MoneySchema,
   quantity_total: z.number().int().nonnegative().max(10_000_000).nullable(),
   max_per_order: z.number().int().positive().max(1000).nullable(),

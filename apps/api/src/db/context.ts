@@ -1,4 +1,4 @@
-import type { EntityManager, EntityName, FilterQuery, FindOptions, QueryOrderMap } from '@mikro-orm/postgresql';
+import type { EntityManager, EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 
 /** What a service needs to act for one organisation: a request-scoped entity manager and the tenant. */
 export interface TenantContext {
@@ -48,6 +48,6 @@ export async function findPage<T extends Ordered>(
     orderBy: order,
     limit: page.limit,
     offset: (page.page - 1) * page.limit,
-  } as FindOptions<T>);
-  return { data: data as T[], total, page: page.page, limit: page.limit };
+  });
+  return { data: data, total, page: page.page, limit: page.limit };
 }

@@ -8,4 +8,14 @@ import { Payout } from '../modules/payouts/payout.entity';
 import { Ticket } from '../modules/tickets/ticket.entity';
 import { Tier } from '../modules/tiers/tier.entity';
 
-export const entities = [Organisation, ApiKey, Event, Tier, Order, Ticket, Attendee, Checkin, Payout];
+export const entities = [
+  Organisation,
+  ApiKey,
+  Event,
+  Tier,
+  Order,
+  Ticket,
+  Attendee,
+  Checkin,
+  Payout,
+];

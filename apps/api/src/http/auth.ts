@@ -28,16 +28,20 @@ export function apiAccess(rateLimits: RateLimits): RequestHandler {
     const refuse = async (error: AppError): Promise<never> => {
       // Refusals after authentication still report the key's rate-limit window, without counting.
       const state = await rateLimits.peek(key.apiKeyId, kind).catch(() => null);
-      throw new AppError(error.status, error.code, error.message, state ? rateLimitHeaders(state) : {});
+      throw new AppError(
+        error.status,
+        error.code,
+        error.message,
+        state ? rateLimitHeaders(state) : {},
+      );
     };
     if (key.plan !== 'pro') await refuse(new AppError(402, 'plan_required', PLAN_REQUIRED_MESSAGE));
 
-    const scope = (req as { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute?.metadata?.scope;
+    const scope = (req as { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute?.metadata
+      ?.scope;
     if (!scope) throw new Error(`route ${req.method} ${req.path} declares no scope`);
     if (!key.scopes.includes(scope)) {
-      await refuse(
-        new AppError(403, 'missing_scope', `This API key lacks the '${scope}' scope`),
-      );
+      await refuse(new AppError(403, 'missing_scope', `This API key lacks the '${scope}' scope`));
     }
 
     const state = await rateLimits.consume(key.apiKeyId, kind);

@@ -17,7 +17,11 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
         return next();
       }
       if (!type || !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-        throw new AppError(400, 'unsupported_content_type', 'Content-Type must be application/json');
+        throw new AppError(
+          400,
+          'unsupported_content_type',
+          'Content-Type must be application/json',
+        );
       }
       next();
     },

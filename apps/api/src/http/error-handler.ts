@@ -61,7 +61,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const requestId = res.locals.requestId as string | undefined;
-    const send = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) => {
+    const send = (
+      status: number,
+      body: Record<string, unknown>,
+      headers: Record<string, string> = {},
+    ) => {
       res.set(headers).status(status).json(body);
     };
 
@@ -91,7 +95,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         return;
       case 'encoding.unsupported':
       case 'charset.unsupported':
-        send(400, { error: 'request body must be UTF-8 encoded JSON', code: 'unsupported_encoding' });
+        send(400, {
+          error: 'request body must be UTF-8 encoded JSON',
+          code: 'unsupported_encoding',
+        });
         return;
       case 'request.aborted':
         return;
@@ -102,16 +109,23 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (isUnavailableError(error)) {
       logger.warn({ err: error, requestId }, 'backing store unavailable');
-      send(503, { error: 'Service temporarily unavailable', code: 'service_unavailable' }, {
-        'Retry-After': '5',
-      });
+      send(
+        503,
+        { error: 'Service temporarily unavailable', code: 'service_unavailable' },
+        {
+          'Retry-After': '5',
+        },
+      );
       return;
     }
     if (parserError.status && parserError.status >= 400 && parserError.status < 500) {
       send(parserError.status, { error: 'the request could not be read', code: 'invalid_request' });
       return;
     }
-    logger.error({ err: error, requestId, method: req.method, url: req.originalUrl }, 'unexpected error');
+    logger.error(
+      { err: error, requestId, method: req.method, url: req.originalUrl },
+      'unexpected error',
+    );
     send(500, { error: 'Internal server error', code: 'internal_error', request_id: requestId });
   };
 }

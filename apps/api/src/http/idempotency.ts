@@ -23,7 +23,8 @@ function canonicalJson(value: unknown): string {
 
 /** 2xx and 4xx answers are final and replayed; 409, 429 and 5xx leave the key free for a retry. */
 const isReplayable = (status: number): boolean =>
-  (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 409 && status !== 429);
+  (status >= 200 && status < 300) ||
+  (status >= 400 && status < 500 && status !== 409 && status !== 429);
 
 /**
  * `Idempotency-Key` on POST: the first final answer is stored (before it is sent, so an
@@ -34,7 +35,10 @@ export function idempotency(logger: Logger): RequestHandler {
     const key = req.get('idempotency-key');
     if (req.method !== 'POST' || key === undefined) return next();
     if (key.length === 0 || key.length > 255) {
-      throw badRequest('Idempotency-Key must be between 1 and 255 characters', 'invalid_idempotency_key');
+      throw badRequest(
+        'Idempotency-Key must be between 1 and 255 characters',
+        'invalid_idempotency_key',
+      );
     }
     const { em, apiKeyId } = tenantOf(res);
     const fingerprint = createHash('sha256')
@@ -69,7 +73,9 @@ export function idempotency(logger: Logger): RequestHandler {
         ? completeIdempotencyKey(em, apiKeyId, key, status, body)
         : releaseIdempotencyKey(em, apiKeyId, key);
       record
-        .catch((error: unknown) => logger.error({ err: error }, 'could not record idempotent response'))
+        .catch((error: unknown) =>
+          logger.error({ err: error }, 'could not record idempotent response'),
+        )
         .finally(() => send(body));
       return res;
     };

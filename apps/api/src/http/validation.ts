@@ -36,7 +36,9 @@ export function describeIssue(issue: ZodIssue, location: 'body' | 'query' | 'pat
     case 'too_small': {
       const min = Number(issue.minimum);
       if (issue.type === 'string') {
-        return min <= 1 ? `${subject} must not be empty` : `${subject} must be at least ${min} characters`;
+        return min <= 1
+          ? `${subject} must not be empty`
+          : `${subject} must be at least ${min} characters`;
       }
       if (issue.type === 'array') return `${subject} must have at least ${min} items`;
       return issue.inclusive
@@ -55,11 +57,13 @@ export function describeIssue(issue: ZodIssue, location: 'body' | 'query' | 'pat
       if (issue.validation === 'datetime') {
         return `${subject} must be an ISO-8601 timestamp with a time zone, e.g. 2026-06-01T19:00:00Z`;
       }
-      if (issue.validation === 'regex') return `${subject} has an invalid format`;
-      return `${subject} must be a valid ${String(issue.validation)}`;
+      return `${subject} has an invalid format`;
     case 'custom':
-      // Custom issues come from the contract, whose messages already name their field.
-      return issue.message && issue.message !== 'Invalid input' ? issue.message : `${subject} is invalid`;
+      // The contract's custom messages name their field, except shared ones that ask for it.
+      if (!issue.message || issue.message === 'Invalid input') return `${subject} is invalid`;
+      return (issue.params as { prefixField?: boolean } | undefined)?.prefixField
+        ? `${subject} ${issue.message}`
+        : issue.message;
     default:
       return `${subject} is invalid`;
   }

@@ -11,7 +11,7 @@ export class Migration20261122000000_initial extends Migration {
   override up(): void {
     this.addSql(`
       create table "organisations" (
-        "id" text not null primary key,
+        "id" text collate "C" not null primary key,
         "name" text not null,
         "plan" text not null default 'free' check ("plan" in ('free', 'pro')),
         "plan_changed_at" timestamptz null,
@@ -20,7 +20,7 @@ export class Migration20261122000000_initial extends Migration {
       );`);
     this.addSql(`
       create table "api_keys" (
-        "id" text not null primary key,
+        "id" text collate "C" not null primary key,
         "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "name" text not null,
         "hint" text not null,
@@ -36,7 +36,7 @@ export class Migration20261122000000_initial extends Migration {
 
     this.addSql(`
       create table "events" (
-        "id" text not null primary key,
+        "id" text collate "C" not null primary key,
         "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "name" text not null,
         "description" text null,
@@ -53,12 +53,16 @@ export class Migration20261122000000_initial extends Migration {
         "created_at" timestamptz not null,
         "updated_at" timestamptz not null
       );`);
-    this.addSql(`create index "events_org_created_index" on "events" ("organisation_id", "created_at", "id");`);
-    this.addSql(`create index "events_org_updated_index" on "events" ("organisation_id", "updated_at", "id");`);
+    this.addSql(
+      `create index "events_org_created_index" on "events" ("organisation_id", "created_at", "id");`,
+    );
+    this.addSql(
+      `create index "events_org_updated_index" on "events" ("organisation_id", "updated_at", "id");`,
+    );
 
     this.addSql(`
       create table "ticket_tiers" (
-        "id" text not null primary key,
+        "id" text collate "C" not null primary key,
         "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "event_id" text not null references "events" ("id") on update cascade deferrable initially deferred,
         "name" text not null,
@@ -75,12 +79,14 @@ export class Migration20261122000000_initial extends Migration {
         "created_at" timestamptz not null,
         "updated_at" timestamptz not null
       );`);
-    this.addSql(`create index "ticket_tiers_org_event_index" on "ticket_tiers" ("organisation_id", "event_id", "sort_order", "id");`);
+    this.addSql(
+      `create index "ticket_tiers_org_event_index" on "ticket_tiers" ("organisation_id", "event_id", "sort_order", "id");`,
+    );
     this.addSql(`create index "ticket_tiers_event_id_index" on "ticket_tiers" ("event_id");`);
 
     this.addSql(`
       create table "orders" (
-        "id" text not null primary key,
+        "id" text collate "C" not null primary key,
         "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "event_id" text not null references "events" ("id") on update cascade deferrable initially deferred,
         "reference" text not null,
@@ -99,13 +105,17 @@ export class Migration20261122000000_initial extends Migration {
         "created_at" timestamptz not null,
         "updated_at" timestamptz not null
       );`);
-    this.addSql(`create unique index "orders_org_reference_unique" on "orders" ("organisation_id", "reference");`);
-    this.addSql(`create index "orders_org_created_index" on "orders" ("organisation_id", "created_at", "id");`);
+    this.addSql(
+      `create unique index "orders_org_reference_unique" on "orders" ("organisation_id", "reference");`,
+    );
+    this.addSql(
+      `create index "orders_org_created_index" on "orders" ("organisation_id", "created_at", "id");`,
+    );
     this.addSql(`create index "orders_event_id_index" on "orders" ("event_id");`);
 
     this.addSql(`
       create table "tickets" (
-        "id" text not null primary key,
+        "id" text collate "C" not null primary key,
         "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "order_id" text not null references "orders" ("id") on update cascade deferrable initially deferred,
         "event_id" text not null references "events" ("id") on update cascade deferrable initially deferred,
@@ -121,13 +131,15 @@ export class Migration20261122000000_initial extends Migration {
         "updated_at" timestamptz not null
       );`);
     this.addSql(`create unique index "tickets_code_unique" on "tickets" ("code");`);
-    this.addSql(`create index "tickets_org_created_index" on "tickets" ("organisation_id", "created_at", "id");`);
+    this.addSql(
+      `create index "tickets_org_created_index" on "tickets" ("organisation_id", "created_at", "id");`,
+    );
     this.addSql(`create index "tickets_order_id_index" on "tickets" ("order_id");`);
     this.addSql(`create index "tickets_event_id_index" on "tickets" ("event_id");`);
 
     this.addSql(`
       create table "attendees" (
-        "id" text not null primary key,
+        "id" text collate "C" not null primary key,
         "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "ticket_id" text not null references "tickets" ("id") on update cascade deferrable initially deferred,
         "order_id" text not null references "orders" ("id") on update cascade deferrable initially deferred,
@@ -142,12 +154,14 @@ export class Migration20261122000000_initial extends Migration {
         "updated_at" timestamptz not null
       );`);
     this.addSql(`create unique index "attendees_ticket_id_unique" on "attendees" ("ticket_id");`);
-    this.addSql(`create index "attendees_org_created_index" on "attendees" ("organisation_id", "created_at", "id");`);
+    this.addSql(
+      `create index "attendees_org_created_index" on "attendees" ("organisation_id", "created_at", "id");`,
+    );
     this.addSql(`create index "attendees_event_id_index" on "attendees" ("event_id");`);
 
     this.addSql(`
       create table "checkins" (
-        "id" text not null primary key,
+        "id" text collate "C" not null primary key,
         "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "event_id" text not null references "events" ("id") on update cascade deferrable initially deferred,
         "ticket_id" text not null references "tickets" ("id") on update cascade deferrable initially deferred,
@@ -160,13 +174,15 @@ export class Migration20261122000000_initial extends Migration {
         "created_at" timestamptz not null,
         "updated_at" timestamptz not null
       );`);
-    this.addSql(`create index "checkins_org_created_index" on "checkins" ("organisation_id", "created_at", "id");`);
+    this.addSql(
+      `create index "checkins_org_created_index" on "checkins" ("organisation_id", "created_at", "id");`,
+    );
     this.addSql(`create index "checkins_ticket_id_index" on "checkins" ("ticket_id");`);
     this.addSql(`create index "checkins_event_id_index" on "checkins" ("event_id");`);
 
     this.addSql(`
       create table "payouts" (
-        "id" text not null primary key,
+        "id" text collate "C" not null primary key,
         "organisation_id" text not null references "organisations" ("id") on update cascade deferrable initially deferred,
         "event_id" text null references "events" ("id") on update cascade on delete set null deferrable initially deferred,
         "gross_amount" int not null,
@@ -183,7 +199,9 @@ export class Migration20261122000000_initial extends Migration {
         "created_at" timestamptz not null,
         "updated_at" timestamptz not null
       );`);
-    this.addSql(`create index "payouts_org_created_index" on "payouts" ("organisation_id", "created_at", "id");`);
+    this.addSql(
+      `create index "payouts_org_created_index" on "payouts" ("organisation_id", "created_at", "id");`,
+    );
 
     this.addSql(`
       create table "idempotency_records" (
@@ -198,6 +216,8 @@ export class Migration20261122000000_initial extends Migration {
         "created_at" timestamptz not null,
         primary key ("api_key_id", "key")
       );`);
-    this.addSql(`create index "idempotency_records_expires_at_index" on "idempotency_records" ("expires_at");`);
+    this.addSql(
+      `create index "idempotency_records_expires_at_index" on "idempotency_records" ("expires_at");`,
+    );
   }
 }

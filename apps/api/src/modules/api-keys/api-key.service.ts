@@ -90,7 +90,10 @@ export async function revokeKey(
   keyId: string,
   organisationId?: string,
 ): Promise<ApiKey> {
-  const key = await em.findOne(ApiKey, organisationId ? { id: keyId, organisationId } : { id: keyId });
+  const key = await em.findOne(
+    ApiKey,
+    organisationId ? { id: keyId, organisationId } : { id: keyId },
+  );
   if (!key) throw notFound('API key');
   if (!key.revokedAt) {
     const now = new Date();

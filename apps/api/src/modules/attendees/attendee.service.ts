@@ -1,6 +1,13 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
-import { findPage, iso, likeEscape, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import {
+  findPage,
+  iso,
+  likeEscape,
+  type Page,
+  type PageRequest,
+  type TenantContext,
+} from '../../db/context';
 import { looksLikeId, newId } from '../../db/ids';
 import { notFound } from '../../http/errors';
 import { Attendee } from './attendee.entity';
@@ -29,7 +36,10 @@ export interface AttendeeFilters extends PageRequest {
   updated_since?: Date;
 }
 
-export async function listAttendees(ctx: TenantContext, query: AttendeeFilters): Promise<Page<Attendee>> {
+export async function listAttendees(
+  ctx: TenantContext,
+  query: AttendeeFilters,
+): Promise<Page<Attendee>> {
   const where: FilterQuery<Attendee> = { organisationId: ctx.organisationId };
   if (query.event_id) where.eventId = query.event_id;
   if (query.order_id) where.orderId = query.order_id;
@@ -88,7 +98,10 @@ export async function markAttendeePresence(
   checkedIn: boolean,
   at: Date,
 ): Promise<void> {
-  const attendee = await ctx.em.findOne(Attendee, { id: attendeeId, organisationId: ctx.organisationId });
+  const attendee = await ctx.em.findOne(Attendee, {
+    id: attendeeId,
+    organisationId: ctx.organisationId,
+  });
   if (attendee && attendee.checkedIn !== checkedIn) {
     attendee.checkedIn = checkedIn;
     attendee.updatedAt = at;

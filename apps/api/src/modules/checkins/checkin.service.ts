@@ -1,5 +1,9 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
-import type { Checkin as CheckinResource, CheckinCreate, CheckinDirection } from '@boxoffice/contract';
+import type {
+  Checkin as CheckinResource,
+  CheckinCreate,
+  CheckinDirection,
+} from '@boxoffice/contract';
 import { findPage, iso, type Page, type PageRequest, type TenantContext } from '../../db/context';
 import { looksLikeId, newId } from '../../db/ids';
 import { conflict, notFound, unprocessable } from '../../http/errors';
@@ -29,7 +33,10 @@ export interface CheckinFilters extends PageRequest {
   since?: Date;
 }
 
-export async function listCheckins(ctx: TenantContext, query: CheckinFilters): Promise<Page<Checkin>> {
+export async function listCheckins(
+  ctx: TenantContext,
+  query: CheckinFilters,
+): Promise<Page<Checkin>> {
   const where: FilterQuery<Checkin> = { organisationId: ctx.organisationId };
   if (query.event_id) where.eventId = query.event_id;
   if (query.ticket_id) where.ticketId = query.ticket_id;

@@ -6,7 +6,15 @@ import {
   type EventStatus,
   type EventUpdate,
 } from '@boxoffice/contract';
-import { findPage, iso, isoOrNull, likeEscape, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import {
+  findPage,
+  iso,
+  isoOrNull,
+  likeEscape,
+  type Page,
+  type PageRequest,
+  type TenantContext,
+} from '../../db/context';
 import { looksLikeId, newId } from '../../db/ids';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import { Event } from './event.entity';
@@ -112,7 +120,10 @@ export async function createEvent(ctx: TenantContext, input: EventCreate): Promi
 function transition(event: Event, to: EventStatus, now: Date): void {
   if (event.status === to) return;
   if (!EVENT_TRANSITIONS[event.status].includes(to)) {
-    throw conflict(`event status cannot change from ${event.status} to ${to}`, 'illegal_transition');
+    throw conflict(
+      `event status cannot change from ${event.status} to ${to}`,
+      'illegal_transition',
+    );
   }
   event.status = to;
   if (to === 'published') event.publishedAt = now;
@@ -136,7 +147,11 @@ export async function updateEvent(
     if (changingDetails && isEventFinal(event)) {
       throw conflict(`a ${event.status} event cannot be changed`, 'event_final');
     }
-    if (input.currency !== undefined && input.currency !== event.currency && (await hasTiers(event.id))) {
+    if (
+      input.currency !== undefined &&
+      input.currency !== event.currency &&
+      (await hasTiers(event.id))
+    ) {
       throw conflict('currency cannot change once the event has ticket tiers', 'currency_locked');
     }
     if (input.name !== undefined) event.name = input.name;

@@ -84,16 +84,18 @@ export async function releaseIdempotencyKey(
 ): Promise<void> {
   await em
     .getConnection()
-    .execute(`delete from idempotency_records where api_key_id = ? and key = ? and state = 'running'`, [
-      apiKeyId,
-      key,
-    ]);
+    .execute(
+      `delete from idempotency_records where api_key_id = ? and key = ? and state = 'running'`,
+      [apiKeyId, key],
+    );
 }
 
 /** Deletes records past their 24 hours; returns how many. */
 export async function purgeExpiredIdempotencyKeys(em: EntityManager): Promise<number> {
   const rows = await em
     .getConnection()
-    .execute<{ key: string }[]>(`delete from idempotency_records where expires_at < now() returning key`);
+    .execute<{ key: string }[]>(
+      `delete from idempotency_records where expires_at < now() returning key`,
+    );
   return rows.length;
 }

@@ -1,6 +1,14 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
 import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxoffice/contract';
-import { findPage, iso, isoOrNull, likeEscape, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import {
+  findPage,
+  iso,
+  isoOrNull,
+  likeEscape,
+  type Page,
+  type PageRequest,
+  type TenantContext,
+} from '../../db/context';
 import { looksLikeId, newId, newOrderReference } from '../../db/ids';
 import { conflict, notFound, unprocessable } from '../../http/errors';
 import { registerAttendee } from '../attendees/attendee.service';

@@ -1,6 +1,13 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract';
-import { findPage, iso, isoOrNull, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import {
+  findPage,
+  iso,
+  isoOrNull,
+  type Page,
+  type PageRequest,
+  type TenantContext,
+} from '../../db/context';
 import { looksLikeId, newId } from '../../db/ids';
 import { notFound } from '../../http/errors';
 import { Payout } from './payout.entity';

@@ -1,6 +1,13 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
 import type { Ticket as TicketResource, TicketStatus } from '@boxoffice/contract';
-import { findPage, iso, isoOrNull, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import {
+  findPage,
+  iso,
+  isoOrNull,
+  type Page,
+  type PageRequest,
+  type TenantContext,
+} from '../../db/context';
 import { looksLikeId, newId, newTicketCode } from '../../db/ids';
 import { notFound } from '../../http/errors';
 import { Ticket } from './ticket.entity';
@@ -58,9 +65,10 @@ export async function lockTicketForScan(
   by: { ticketId?: string; code?: string },
 ): Promise<Ticket | null> {
   if (by.ticketId !== undefined && !looksLikeId('ticket', by.ticketId)) return null;
-  const where: FilterQuery<Ticket> = by.ticketId !== undefined
-    ? { id: by.ticketId, organisationId: ctx.organisationId }
-    : { code: by.code, organisationId: ctx.organisationId };
+  const where: FilterQuery<Ticket> =
+    by.ticketId !== undefined
+      ? { id: by.ticketId, organisationId: ctx.organisationId }
+      : { code: by.code, organisationId: ctx.organisationId };
   return ctx.em.findOne(Ticket, where, {
     lockMode: LockMode.PESSIMISTIC_WRITE,
     refresh: true,
@@ -78,7 +86,11 @@ export interface IssueTicketInput {
 }
 
 /** A valid ticket for a completed order, with a fresh barcode secret. */
-export function issueTicket(ctx: TenantContext, input: IssueTicketInput, id = newId('ticket', input.issuedAt)): Ticket {
+export function issueTicket(
+  ctx: TenantContext,
+  input: IssueTicketInput,
+  id = newId('ticket', input.issuedAt),
+): Ticket {
   return ctx.em.create(Ticket, {
     id,
     organisationId: ctx.organisationId,
@@ -98,7 +110,11 @@ export function issueTicket(ctx: TenantContext, input: IssueTicketInput, id = ne
 }
 
 /** Voids every ticket of an order (cancelled or refunded); returns them. */
-export async function voidTicketsOfOrder(ctx: TenantContext, orderId: string, at: Date): Promise<Ticket[]> {
+export async function voidTicketsOfOrder(
+  ctx: TenantContext,
+  orderId: string,
+  at: Date,
+): Promise<Ticket[]> {
   const tickets = await ctx.em.find(
     Ticket,
     { organisationId: ctx.organisationId, orderId },

@@ -1,11 +1,13 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
-import type {
-  Tier as TierResource,
-  TierCreate,
-  TierStatus,
-  TierUpdate,
-} from '@boxoffice/contract';
-import { findPage, iso, isoOrNull, type Page, type PageRequest, type TenantContext } from '../../db/context';
+import type { Tier as TierResource, TierCreate, TierStatus, TierUpdate } from '@boxoffice/contract';
+import {
+  findPage,
+  iso,
+  isoOrNull,
+  type Page,
+  type PageRequest,
+  type TenantContext,
+} from '../../db/context';
 import { looksLikeId, newId } from '../../db/ids';
 import { badRequest, conflict, notFound, unprocessable } from '../../http/errors';
 import { findEvent, isEventFinal } from '../events/event.service';
@@ -52,7 +54,13 @@ export async function listTiers(ctx: TenantContext, query: TierFilters): Promise
   if (query.status) where.status = { $in: query.status };
   if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
   // Tiers list in the organiser's display order unless a sync asks for change order.
-  return findPage(ctx.em, Tier, where, query, query.updated_since ? undefined : { sortOrder: 'asc', id: 'asc' });
+  return findPage(
+    ctx.em,
+    Tier,
+    where,
+    query,
+    query.updated_since ? undefined : { sortOrder: 'asc', id: 'asc' },
+  );
 }
 
 export async function getTier(
@@ -85,7 +93,8 @@ const toDate = (value: string | null | undefined): Date | null =>
 
 export async function createTier(ctx: TenantContext, input: TierCreate): Promise<Tier> {
   const event = await findEvent(ctx, input.event_id);
-  if (!event) throw unprocessable(`event_id ${input.event_id} does not refer to an event`, 'unknown_event');
+  if (!event)
+    throw unprocessable(`event_id ${input.event_id} does not refer to an event`, 'unknown_event');
   if (isEventFinal(event)) {
     throw conflict(`cannot add a ticket tier to a ${event.status} event`, 'event_final');
   }
@@ -153,7 +162,10 @@ export async function adjustSold(ctx: TenantContext, tierId: string, delta: numb
   const sold = tier.quantitySold + delta;
   if (sold < 0) throw new Error(`tier ${tierId} would have negative sales`);
   if (delta > 0 && tier.quantityTotal != null && sold > tier.quantityTotal) {
-    throw conflict(`only ${tier.quantityTotal - tier.quantitySold} tickets left in this tier`, 'sold_out');
+    throw conflict(
+      `only ${tier.quantityTotal - tier.quantitySold} tickets left in this tier`,
+      'sold_out',
+    );
   }
   tier.quantitySold = sold;
   const requested = tier.status === 'sold_out' ? 'on_sale' : tier.status;
