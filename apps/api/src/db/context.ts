@@ -1,4 +1,12 @@
-import type { EntityManager, EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import {
+  LockMode,
+  type EntityManager,
+  type EntityName,
+  type FilterQuery,
+  type QueryOrderMap,
+} from '@mikro-orm/postgresql';
+import { notFound } from '../http/errors';
+import { looksLikeId, type IdKind } from './ids';
 
 /** What a service needs to act for one organisation: a request-scoped entity manager and the tenant. */
 export interface TenantContext {
@@ -50,4 +58,41 @@ export async function findPage<T extends Ordered>(
     offset: (page.page - 1) * page.limit,
   });
   return { data: data, total, page: page.page, limit: page.limit };
+}
+
+type Owned = { id: string; organisationId: string };
+
+/**
+ * The tenant's row with this id, or null: another organisation's row is as absent as a missing
+ * one. Ids of another kind are not looked up at all. `lock` holds a row lock (`FOR UPDATE`) until
+ * the surrounding transaction ends.
+ */
+export async function findOwned<T extends Owned>(
+  ctx: TenantContext,
+  entity: EntityName<T>,
+  kind: IdKind,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<T | null> {
+  if (!looksLikeId(kind, id)) return null;
+  const where = { id, organisationId: ctx.organisationId } as FilterQuery<T>;
+  return ctx.em.findOne(
+    entity,
+    where as never,
+    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
+}
+
+/** Like `findOwned`, but a 404 naming `label` (`"ticket tier not found"`) instead of null. */
+export async function getOwned<T extends Owned>(
+  ctx: TenantContext,
+  entity: EntityName<T>,
+  kind: IdKind,
+  label: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<T> {
+  const found = await findOwned(ctx, entity, kind, id, options);
+  if (!found) throw notFound(label);
+  return found;
 }

@@ -2,14 +2,14 @@ import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
 import {
   findPage,
+  getOwned,
   iso,
   likeEscape,
   type Page,
   type PageRequest,
   type TenantContext,
 } from '../../db/context';
-import { looksLikeId, newId } from '../../db/ids';
-import { notFound } from '../../http/errors';
+import { newId } from '../../db/ids';
 import { Attendee } from './attendee.entity';
 
 export const toAttendeeResource = (attendee: Attendee): AttendeeResource => ({
@@ -50,12 +50,8 @@ export async function listAttendees(
   return findPage(ctx.em, Attendee, where, query);
 }
 
-export async function getAttendee(ctx: TenantContext, id: string): Promise<Attendee> {
-  if (!looksLikeId('attendee', id)) throw notFound('attendee');
-  const attendee = await ctx.em.findOne(Attendee, { id, organisationId: ctx.organisationId });
-  if (!attendee) throw notFound('attendee');
-  return attendee;
-}
+export const getAttendee = (ctx: TenantContext, id: string): Promise<Attendee> =>
+  getOwned(ctx, Attendee, 'attendee', 'attendee', id);
 
 export interface RegisterAttendeeInput {
   ticketId: string;

@@ -4,8 +4,15 @@ import type {
   CheckinCreate,
   CheckinDirection,
 } from '@boxoffice/contract';
-import { findPage, iso, type Page, type PageRequest, type TenantContext } from '../../db/context';
-import { looksLikeId, newId } from '../../db/ids';
+import {
+  findPage,
+  getOwned,
+  iso,
+  type Page,
+  type PageRequest,
+  type TenantContext,
+} from '../../db/context';
+import { newId } from '../../db/ids';
 import { conflict, notFound, unprocessable } from '../../http/errors';
 import { markAttendeePresence } from '../attendees/attendee.service';
 import { lockTicketForScan } from '../tickets/ticket.service';
@@ -46,12 +53,8 @@ export async function listCheckins(
   return findPage(ctx.em, Checkin, where, query);
 }
 
-export async function getCheckin(ctx: TenantContext, id: string): Promise<Checkin> {
-  if (!looksLikeId('checkin', id)) throw notFound('check-in');
-  const checkin = await ctx.em.findOne(Checkin, { id, organisationId: ctx.organisationId });
-  if (!checkin) throw notFound('check-in');
-  return checkin;
-}
+export const getCheckin = (ctx: TenantContext, id: string): Promise<Checkin> =>
+  getOwned(ctx, Checkin, 'checkin', 'check-in', id);
 
 /**
  * A door scan. The ticket row is locked for the whole transaction, its state is checked and

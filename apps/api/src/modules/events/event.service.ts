@@ -1,4 +1,4 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/postgresql';
 import {
   EVENT_TRANSITIONS,
   type Event as EventResource,
@@ -7,7 +7,9 @@ import {
   type EventUpdate,
 } from '@boxoffice/contract';
 import {
+  findOwned,
   findPage,
+  getOwned,
   iso,
   isoOrNull,
   likeEscape,
@@ -15,8 +17,8 @@ import {
   type PageRequest,
   type TenantContext,
 } from '../../db/context';
-import { looksLikeId, newId } from '../../db/ids';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { newId } from '../../db/ids';
+import { badRequest, conflict } from '../../http/errors';
 import { Event } from './event.entity';
 
 export const toEventResource = (event: Event): EventResource => ({
@@ -60,26 +62,15 @@ export async function listEvents(ctx: TenantContext, query: EventFilters): Promi
 }
 
 /** The organisation's event, or a 404; `lock` takes a row lock for the rest of the transaction. */
-export async function getEvent(
+export const getEvent = (
   ctx: TenantContext,
   id: string,
   options: { lock?: boolean } = {},
-): Promise<Event> {
-  if (!looksLikeId('event', id)) throw notFound('event');
-  const event = await ctx.em.findOne(
-    Event,
-    { id, organisationId: ctx.organisationId },
-    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
-  );
-  if (!event) throw notFound('event');
-  return event;
-}
+): Promise<Event> => getOwned(ctx, Event, 'event', 'event', id, options);
 
 /** Like `getEvent`, but null instead of a 404, for services that answer differently (422). */
-export async function findEvent(ctx: TenantContext, id: string): Promise<Event | null> {
-  if (!looksLikeId('event', id)) return null;
-  return ctx.em.findOne(Event, { id, organisationId: ctx.organisationId });
-}
+export const findEvent = (ctx: TenantContext, id: string): Promise<Event | null> =>
+  findOwned(ctx, Event, 'event', id);
 
 const toDate = (value: string | null | undefined): Date | null | undefined =>
   value === undefined ? undefined : value === null ? null : new Date(value);

@@ -2,6 +2,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
 import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxoffice/contract';
 import {
   findPage,
+  getOwned,
   iso,
   isoOrNull,
   likeEscape,
@@ -9,7 +10,7 @@ import {
   type PageRequest,
   type TenantContext,
 } from '../../db/context';
-import { looksLikeId, newId, newOrderReference } from '../../db/ids';
+import { newId, newOrderReference } from '../../db/ids';
 import { conflict, notFound, unprocessable } from '../../http/errors';
 import { registerAttendee } from '../attendees/attendee.service';
 import { getEvent } from '../events/event.service';
@@ -55,12 +56,8 @@ export async function listOrders(ctx: TenantContext, query: OrderFilters): Promi
   return findPage(ctx.em, Order, where, query);
 }
 
-export async function getOrder(ctx: TenantContext, id: string): Promise<Order> {
-  if (!looksLikeId('order', id)) throw notFound('order');
-  const order = await ctx.em.findOne(Order, { id, organisationId: ctx.organisationId });
-  if (!order) throw notFound('order');
-  return order;
-}
+export const getOrder = (ctx: TenantContext, id: string): Promise<Order> =>
+  getOwned(ctx, Order, 'order', 'order', id);
 
 export interface OrderLine {
   tierId: string;

@@ -2,14 +2,14 @@ import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract';
 import {
   findPage,
+  getOwned,
   iso,
   isoOrNull,
   type Page,
   type PageRequest,
   type TenantContext,
 } from '../../db/context';
-import { looksLikeId, newId } from '../../db/ids';
-import { notFound } from '../../http/errors';
+import { newId } from '../../db/ids';
 import { Payout } from './payout.entity';
 
 export const toPayoutResource = (payout: Payout): PayoutResource => ({
@@ -42,12 +42,8 @@ export async function listPayouts(ctx: TenantContext, query: PayoutFilters): Pro
   return findPage(ctx.em, Payout, where, query);
 }
 
-export async function getPayout(ctx: TenantContext, id: string): Promise<Payout> {
-  if (!looksLikeId('payout', id)) throw notFound('payout');
-  const payout = await ctx.em.findOne(Payout, { id, organisationId: ctx.organisationId });
-  if (!payout) throw notFound('payout');
-  return payout;
-}
+export const getPayout = (ctx: TenantContext, id: string): Promise<Payout> =>
+  getOwned(ctx, Payout, 'payout', 'payout', id);
 
 export interface PayoutInput {
   eventId: string | null;

@@ -2,6 +2,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
 import type { Ticket as TicketResource, TicketStatus } from '@boxoffice/contract';
 import {
   findPage,
+  getOwned,
   iso,
   isoOrNull,
   type Page,
@@ -9,7 +10,6 @@ import {
   type TenantContext,
 } from '../../db/context';
 import { looksLikeId, newId, newTicketCode } from '../../db/ids';
-import { notFound } from '../../http/errors';
 import { Ticket } from './ticket.entity';
 
 export const toTicketResource = (ticket: Ticket): TicketResource => ({
@@ -48,12 +48,8 @@ export async function listTickets(ctx: TenantContext, query: TicketFilters): Pro
   return findPage(ctx.em, Ticket, where, query);
 }
 
-export async function getTicket(ctx: TenantContext, id: string): Promise<Ticket> {
-  if (!looksLikeId('ticket', id)) throw notFound('ticket');
-  const ticket = await ctx.em.findOne(Ticket, { id, organisationId: ctx.organisationId });
-  if (!ticket) throw notFound('ticket');
-  return ticket;
-}
+export const getTicket = (ctx: TenantContext, id: string): Promise<Ticket> =>
+  getOwned(ctx, Ticket, 'ticket', 'ticket', id);
 
 /**
  * The ticket a door scanned, by id or barcode, locked (`SELECT … FOR UPDATE`) until the caller's

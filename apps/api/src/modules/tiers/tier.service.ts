@@ -1,15 +1,16 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Tier as TierResource, TierCreate, TierStatus, TierUpdate } from '@boxoffice/contract';
 import {
   findPage,
+  getOwned,
   iso,
   isoOrNull,
   type Page,
   type PageRequest,
   type TenantContext,
 } from '../../db/context';
-import { looksLikeId, newId } from '../../db/ids';
-import { badRequest, conflict, notFound, unprocessable } from '../../http/errors';
+import { newId } from '../../db/ids';
+import { badRequest, conflict, unprocessable } from '../../http/errors';
 import { findEvent, isEventFinal } from '../events/event.service';
 import { Tier } from './tier.entity';
 
@@ -63,20 +64,11 @@ export async function listTiers(ctx: TenantContext, query: TierFilters): Promise
   );
 }
 
-export async function getTier(
+export const getTier = (
   ctx: TenantContext,
   id: string,
   options: { lock?: boolean } = {},
-): Promise<Tier> {
-  if (!looksLikeId('tier', id)) throw notFound('ticket tier');
-  const tier = await ctx.em.findOne(
-    Tier,
-    { id, organisationId: ctx.organisationId },
-    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
-  );
-  if (!tier) throw notFound('ticket tier');
-  return tier;
-}
+): Promise<Tier> => getOwned(ctx, Tier, 'tier', 'ticket tier', id, options);
 
 export async function eventHasTiers(ctx: TenantContext, eventId: string): Promise<boolean> {
   return (await ctx.em.count(Tier, { organisationId: ctx.organisationId, eventId })) > 0;
