@@ -286,6 +286,19 @@ describe('outside /api/v1', () => {
     });
   });
 
+  it('documents query parameters with their wire types', async () => {
+    const document = (await call(server, 'GET', '/openapi.json')).body;
+    const parameters = document.paths['/attendees'].get.parameters as {
+      name: string;
+      schema: Record<string, unknown>;
+    }[];
+    const schemaOf = (name: string) => parameters.find((p) => p.name === name)?.schema;
+    expect(schemaOf('limit')).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(schemaOf('checked_in')).toEqual({ type: 'boolean' });
+    expect(schemaOf('updated_since')).toEqual({ type: 'string', format: 'date-time' });
+    expect(schemaOf('email')).toMatchObject({ type: 'string', maxLength: 320 });
+  });
+
   it('GET /docs renders the reference as HTML', async () => {
     const response = await fetch(`${server.baseUrl}/docs`);
     expect(response.status).toBe(200);

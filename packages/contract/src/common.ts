@@ -139,29 +139,43 @@ export const TextSchema = z.string().regex(/^[^\u0000]*$/);
 
 type ParamResult<T> = { ok: true; value: T } | { ok: false };
 
+/** An OpenAPI schema of a parameter as it travels in the URL. */
+type WireSchema = Record<string, unknown>;
+
+/**
+ * Tells OpenAPI generators the parameter's wire form, which zod cannot see through a transform.
+ * `metaOpenApi` is the property zod-to-OpenAPI converters (as used by @ts-rest/open-api) read.
+ */
+const documented = <S extends z.ZodTypeAny>(schema: S, wire: WireSchema): S =>
+  Object.assign(schema, { metaOpenApi: { ...wire, nullable: false } });
+
 const queryParam = <In, Out>(
   message: string,
   parse: (value: unknown) => ParamResult<Out>,
   description: string,
+  wire: WireSchema,
 ) =>
-  (z.unknown() as unknown as z.ZodType<In | undefined, z.ZodTypeDef, In | undefined>)
-    .transform((value, ctx): Out | undefined => {
-      if (value === undefined) return undefined;
-      const result = parse(value);
-      if (!result.ok) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message });
-        return z.NEVER;
-      }
-      return result.value;
-    })
-    .describe(description);
+  documented(
+    (z.unknown() as unknown as z.ZodType<In | undefined, z.ZodTypeDef, In | undefined>)
+      .transform((value, ctx): Out | undefined => {
+        if (value === undefined) return undefined;
+        const result = parse(value);
+        if (!result.ok) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+          return z.NEVER;
+        }
+        return result.value;
+      })
+      .describe(description),
+    wire,
+  );
 
 const integerParam = (name: string, min: number, max: number, fallback: number) => {
   const range =
     max === Number.MAX_SAFE_INTEGER
       ? `an integer greater than or equal to ${min}`
       : `an integer between ${min} and ${max}`;
-  return queryParam<number | string, number>(
+  const param = queryParam<number | string, number>(
     `${name} must be ${range}`,
     (value) => {
       const text = typeof value === 'number' ? String(value) : value;
@@ -172,7 +186,14 @@ const integerParam = (name: string, min: number, max: number, fallback: number) 
         : { ok: false };
     },
     `${range}; default ${fallback}`,
-  ).transform((value) => value ?? fallback);
+    {},
+  );
+  const wire: WireSchema = { type: 'integer', minimum: min, default: fallback };
+  if (max !== Number.MAX_SAFE_INTEGER) wire.maximum = max;
+  return documented(
+    param.transform((value) => value ?? fallback),
+    wire,
+  );
 };
 
 export const PaginationQuerySchema = z.object({
@@ -196,6 +217,7 @@ export const timestampParam = (name: string) =>
       return Number.isNaN(date.getTime()) ? { ok: false } : { ok: true, value: date };
     },
     'ISO-8601 timestamp',
+    { type: 'string', format: 'date-time' },
   );
 
 /** A status filter: one value or a comma-separated list of them (`status=draft,published`). */
@@ -215,6 +237,7 @@ export const enumListParam = <T extends string>(name: string, values: readonly [
         : { ok: false };
     },
     `One or more of ${values.join(', ')}, comma-separated`,
+    { type: 'string', example: values.slice(0, 2).join(',') },
   );
 
 /** A boolean filter: `true` or `false`. */
@@ -227,6 +250,7 @@ export const booleanParam = (name: string) =>
       return { ok: false };
     },
     '`true` or `false`',
+    { type: 'boolean' },
   );
 
 /** A free-text or exact-match string filter. */
@@ -238,6 +262,7 @@ export const textParam = (name: string, max = 200) =>
         ? { ok: true, value }
         : { ok: false },
     `Up to ${max} characters`,
+    { type: 'string', minLength: 1, maxLength: max },
   );
 
 export const IdPathSchema = z.object({ id: z.string() });

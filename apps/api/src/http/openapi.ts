@@ -9,8 +9,9 @@ function toOpenApi31(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Json)) out[key] = toOpenApi31(value);
-  if (out.nullable === true) {
-    delete out.nullable;
+  const nullable = out.nullable === true;
+  delete out.nullable;
+  if (nullable) {
     if (typeof out.type === 'string') out.type = [out.type, 'null'];
     else if (!out.type) return { anyOf: [out, { type: 'null' }] };
   }
