@@ -1,0 +1,161 @@
+import { parseRetryAfter } from './retry';
+
+/** The root of every error the SDK throws. */
+export class BoxofficeError extends Error {
+  override name = 'BoxofficeError';
+}
+
+/** The JSON error body of the API: `error` is always there; `code` names the kind. */
+interface ErrorBody {
+  error?: unknown;
+  code?: unknown;
+  request_id?: unknown;
+}
+
+/**
+ * A request that failed: the server answered with an error status, or (for the connection
+ * subclasses) never answered. `status`, `headers` and `body` are those of the response.
+ */
+export class APIError extends BoxofficeError {
+  override name = 'APIError';
+  /** The HTTP status; undefined when no response arrived. */
+  readonly status: number | undefined;
+  readonly headers: Headers | undefined;
+  /** The parsed response body, as sent. */
+  readonly body: unknown;
+  /** The server's message, from `body.error`. */
+  readonly error: string | undefined;
+  /** The server's machine-readable kind, from `body.code` (e.g. `already_checked_in`). */
+  readonly code: string | undefined;
+  /** `X-Request-Id` of the response: quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+
+  constructor(
+    status: number | undefined,
+    body: unknown,
+    message: string | undefined,
+    headers: Headers | undefined,
+  ) {
+    const parsed = (body && typeof body === 'object' ? body : {}) as ErrorBody;
+    const error = typeof parsed.error === 'string' ? parsed.error : undefined;
+    super(APIError.describe(status, error, message));
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
+    this.error = error;
+    this.code = typeof parsed.code === 'string' ? parsed.code : undefined;
+    this.requestId =
+      headers?.get('x-request-id') ??
+      (typeof parsed.request_id === 'string' ? parsed.request_id : undefined);
+  }
+
+  private static describe(
+    status: number | undefined,
+    error: string | undefined,
+    message: string | undefined,
+  ): string {
+    const text = error ?? message;
+    if (status && text) return `${status} ${text}`;
+    if (status) return `${status} status code (no error message in the body)`;
+    return text ?? 'Request failed without a response';
+  }
+
+  /** The subclass for an error response. */
+  static generate(status: number, body: unknown, headers: Headers): APIError {
+    switch (status) {
+      case 400:
+        return new BadRequestError(status, body, undefined, headers);
+      case 401:
+        return new AuthenticationError(status, body, undefined, headers);
+      case 402:
+        return new PlanRequiredError(status, body, undefined, headers);
+      case 403:
+        return new PermissionDeniedError(status, body, undefined, headers);
+      case 404:
+        return new NotFoundError(status, body, undefined, headers);
+      case 409:
+        return new ConflictError(status, body, undefined, headers);
+      case 422:
+        return new UnprocessableEntityError(status, body, undefined, headers);
+      case 429:
+        return new RateLimitError(status, body, undefined, headers);
+      default:
+        return status >= 500
+          ? new InternalServerError(status, body, undefined, headers)
+          : new APIError(status, body, undefined, headers);
+    }
+  }
+}
+
+/** 400: the request was malformed or a value was invalid; `error` names the field. */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401: the API key is missing, malformed, unknown or revoked. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 402: the organisation is on the free plan; API access needs Pro. */
+export class PlanRequiredError extends APIError {
+  override name = 'PlanRequiredError';
+}
+/** 403: the API key lacks the scope the endpoint needs. */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 404: no such object in this organisation. */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 409: conflicts with the current state (already checked in, void ticket, illegal transition…). */
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 422: well-formed, but refers to something that makes it impossible. */
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
+/** 429: the key's rate limit for this class of request is used up. */
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+  /** Seconds the server asked to wait (`Retry-After`), when it said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(
+    status: number | undefined,
+    body: unknown,
+    message: string | undefined,
+    headers: Headers | undefined,
+  ) {
+    super(status, body, message, headers);
+    const seconds = headers ? parseRetryAfter(headers.get('retry-after'), Date.now()) : undefined;
+    this.retryAfter = seconds === undefined ? undefined : Math.ceil(seconds / 1000);
+  }
+}
+/** 5xx: the server failed, or (503) its database or rate-limit store is unreachable. */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+/** No response: DNS, refused or reset connection, TLS failure… */
+export class APIConnectionError extends APIError {
+  override name = 'APIConnectionError';
+  constructor(options: { message?: string; cause?: unknown } = {}) {
+    super(undefined, undefined, options.message ?? 'Connection error.', undefined);
+    if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
+  }
+}
+/** No response within the `timeout` of an attempt (after any retries). */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = 'APIConnectionTimeoutError';
+  constructor(options: { message?: string } = {}) {
+    super({ message: options.message ?? 'Request timed out.' });
+  }
+}
+/** The caller's `AbortSignal` fired. */
+export class APIUserAbortError extends APIError {
+  override name = 'APIUserAbortError';
+  constructor(options: { message?: string } = {}) {
+    super(undefined, undefined, options.message ?? 'Request was aborted.', undefined);
+  }
+}

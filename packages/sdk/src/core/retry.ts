@@ -1,0 +1,55 @@
+/** How failed attempts are retried. Every field has a default; see `DEFAULT_RETRY`. */
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** The first backoff delay; it doubles with each retry. */
+  initialDelayMs: number;
+  /** The longest backoff delay. */
+  maxDelayMs: number;
+  /**
+   * The longest `Retry-After` the client waits for. A 429 asking for more is thrown as a
+   * `RateLimitError` at once rather than held: the caller decides whether to wait that long.
+   */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: 2,
+  initialDelayMs: 500,
+  maxDelayMs: 8000,
+  maxRetryAfterMs: 60_000,
+};
+
+/**
+ * Exponential backoff with jitter for the `retry`-th retry (0-based): 0.5 s, 1 s, 2 s … up to
+ * `maxDelayMs`, each reduced by up to 25 % at random so that clients that failed together do not
+ * retry together.
+ */
+export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number): number {
+  const base = Math.min(policy.initialDelayMs * 2 ** retry, policy.maxDelayMs);
+  return base * (1 - 0.25 * random());
+}
+
+/**
+ * Whether a response status is worth another attempt. 408, 429 and 5xx are; 409 only when the
+ * server says an idempotent request with the same key is still running (`idempotency_in_flight`),
+ * never for a real conflict such as a ticket already checked in. 400, 401, 402, 403, 404 and 422
+ * would fail the same way again.
+ */
+export function isRetryableStatus(status: number, code: string | undefined): boolean {
+  if (status === 408 || status === 429 || status >= 500) return true;
+  return status === 409 && code === 'idempotency_in_flight';
+}
+
+/**
+ * `Retry-After` in milliseconds from `now`: either delay-seconds (`17`) or an HTTP-date. Undefined
+ * when absent or unreadable; never negative.
+ */
+export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.max(0, Number(text) * 1000);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

@@ -1,0 +1,26 @@
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+/** Anything with these four methods: `console`, pino, winston… */
+export interface Logger {
+  error(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  debug(message: string, ...rest: unknown[]): void;
+}
+
+const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+export const isLogLevel = (value: unknown): value is LogLevel =>
+  typeof value === 'string' && value in RANK;
+
+/** A logger that drops messages below `level`. */
+export function leveled(logger: Logger, level: LogLevel): Logger {
+  const allow = (at: LogLevel) => RANK[at] <= RANK[level];
+  const noop = () => {};
+  return {
+    error: allow('error') ? logger.error.bind(logger) : noop,
+    warn: allow('warn') ? logger.warn.bind(logger) : noop,
+    info: allow('info') ? logger.info.bind(logger) : noop,
+    debug: allow('debug') ? logger.debug.bind(logger) : noop,
+  };
+}
