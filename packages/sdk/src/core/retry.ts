@@ -49,6 +49,9 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.max(0, Number(text) * 1000);
+  // An HTTP-date names its day and month; without letters, V8's lenient parser would read `-5`
+  // as a year.
+  if (!/[a-z]/i.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

@@ -51,17 +51,27 @@ export interface RouteInput {
   body?: unknown;
 }
 
+/** Numbers and booleans read the same in JSON as in a URL; dates travel as ISO-8601. */
+const toParam = (value: unknown): string =>
+  value instanceof Date
+    ? value.toISOString()
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value);
+
 function serializeQuery(query: object | undefined): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {}) as [string, unknown][]) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) search.set(key, value.map(String).join(','));
-    else if (value instanceof Date) search.set(key, value.toISOString());
-    // Numbers and booleans read the same in JSON as in a URL.
-    else search.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+    search.set(key, Array.isArray(value) ? value.map(toParam).join(',') : toParam(value));
   }
   const text = search.toString();
   return text ? `?${text}` : '';
+}
+
+/** Header names are case-insensitive: keep one spelling, so a caller's value replaces ours. */
+function setHeaders(target: Record<string, string>, source: Record<string, string> | undefined) {
+  for (const [name, value] of Object.entries(source ?? {})) target[name.toLowerCase()] = value;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -106,19 +116,21 @@ export class Engine {
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.config.apiKey}`,
-      ...this.config.defaultHeaders,
     };
+    setHeaders(headers, this.config.defaultHeaders);
     if (input.body !== undefined) headers['content-type'] = 'application/json';
     if (route.method === 'POST')
       headers['idempotency-key'] = options.idempotencyKey ?? `sdk_${uuid()}`;
-    Object.assign(headers, options.headers);
+    setHeaders(headers, options.headers);
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
     const label = `${route.method} ${route.path}`;
 
     for (let attempt = 0; ; attempt++) {
       if (this.config.throttle) await this.waitForWindow(kind, deadline, options.signal);
       if (options.signal?.aborted) throw new APIUserAbortError();
-      if (this.config.throttle) this.rateLimits.reserve(kind);
+      // No attempt outlives the call's deadline; none starts once it has passed.
+      const timeLeft = deadline - clock.now();
+      if (timeLeft <= 0) throw new APIConnectionTimeoutError();
       logger.debug(`boxoffice: ${label} (attempt ${attempt + 1})`);
 
       let failure: APIError;
@@ -127,7 +139,7 @@ export class Engine {
         const response = await this.attempt(
           url,
           { method: route.method, headers, body },
-          timeout,
+          Math.min(timeout, timeLeft),
           options.signal,
         );
         this.rateLimits.observe(kind, response.headers);
@@ -205,13 +217,19 @@ export class Engine {
     }
   }
 
-  /** Waits while the tracked window has nothing left, unless that wait would pass the deadline. */
+  /**
+   * Waits while the tracked window has nothing left, unless that wait would pass the deadline, then
+   * takes one request from it. The check and the reservation happen in one step, so concurrent
+   * calls cannot all see the same last request left.
+   */
   private async waitForWindow(kind: RateLimitClass, deadline: number, signal?: AbortSignal) {
     for (;;) {
       const wait = this.rateLimits.delayBeforeSend(kind);
-      if (wait <= 0) return;
       // Past the deadline the server's own answer (a 429 with Retry-After) is more useful.
-      if (this.config.clock.now() + wait > deadline) return;
+      if (wait <= 0 || this.config.clock.now() + wait > deadline) {
+        this.rateLimits.reserve(kind);
+        return;
+      }
       this.config.logger.debug(
         `boxoffice: holding a ${kind} request ${Math.round(wait)} ms for the rate limit`,
       );

@@ -11,7 +11,7 @@ export interface Logger {
 const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
 export const isLogLevel = (value: unknown): value is LogLevel =>
-  typeof value === 'string' && value in RANK;
+  typeof value === 'string' && Object.hasOwn(RANK, value);
 
 /** A logger that drops messages below `level`. */
 export function leveled(logger: Logger, level: LogLevel): Logger {

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { WithResponse } from './api-promise';
+import { Page, PagePromise, type ListEnvelope } from './pagination';
+
+/** A list of `total` numbered items served `limit` at a time; records the pages asked for. */
+function source(total: number, limit: number) {
+  const asked: number[] = [];
+  const fetchPage = (page: number): Promise<WithResponse<ListEnvelope<number>>> => {
+    asked.push(page);
+    const start = (page - 1) * limit;
+    const data = Array.from(
+      { length: Math.max(0, Math.min(limit, total - start)) },
+      (_, i) => start + i,
+    );
+    const response = new Response(null, { headers: { 'x-page': String(page) } });
+    return Promise.resolve({ data: { data, total, page, limit }, response });
+  };
+  return { asked, fetchPage };
+}
+
+const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+};
+
+describe('PagePromise', () => {
+  it('awaits to the first page', async () => {
+    const { asked, fetchPage } = source(45, 20);
+    const page = await new PagePromise(fetchPage, 1);
+    expect(page).toBeInstanceOf(Page);
+    expect(page.data).toHaveLength(20);
+    expect(page).toMatchObject({ total: 45, page: 1, limit: 20 });
+    expect(page.hasNextPage()).toBe(true);
+    expect(page.response.headers.get('x-page')).toBe('1');
+    expect(asked).toEqual([1]);
+  });
+
+  it('gives the first page with its response', async () => {
+    const { fetchPage } = source(5, 20);
+    const { data, response } = await new PagePromise(fetchPage, 1).withResponse();
+    expect(data).toBeInstanceOf(Page);
+    expect(data.data).toEqual([0, 1, 2, 3, 4]);
+    expect(response.headers.get('x-page')).toBe('1');
+  });
+
+  it.each([
+    [45, 20, [1, 2, 3]],
+    [40, 20, [1, 2]],
+    [20, 20, [1]],
+    [21, 20, [1, 2]],
+    [1, 20, [1]],
+    [0, 20, [1]],
+    [5, 1, [1, 2, 3, 4, 5]],
+  ])('with total %i and limit %i asks for pages %j and no more', async (total, limit, pages) => {
+    const { asked, fetchPage } = source(total, limit);
+    const items = await collect(new PagePromise(fetchPage, 1));
+    expect(items).toEqual(Array.from({ length: total }, (_, i) => i));
+    expect(asked).toEqual(pages);
+  });
+
+  it('goes page by page with iterPages', async () => {
+    const { asked, fetchPage } = source(45, 20);
+    const pages = await collect(new PagePromise(fetchPage, 1).iterPages());
+    expect(pages.map((p) => [p.page, p.data.length])).toEqual([
+      [1, 20],
+      [2, 20],
+      [3, 5],
+    ]);
+    expect(pages.every((p) => p instanceof Page)).toBe(true);
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  it('starts at the page asked for', async () => {
+    const { asked, fetchPage } = source(45, 20);
+    const items = await collect(new PagePromise(fetchPage, 2));
+    expect(items).toEqual(Array.from({ length: 25 }, (_, i) => 20 + i));
+    expect(asked).toEqual([2, 3]);
+  });
+
+  it('stops at an empty page past the end', async () => {
+    const { asked, fetchPage } = source(45, 20);
+    const page = await new PagePromise(fetchPage, 7);
+    expect(page.data).toEqual([]);
+    expect(page.total).toBe(45);
+    expect(page.hasNextPage()).toBe(false);
+    expect(await collect(page)).toEqual([]);
+    expect(asked).toEqual([7]);
+  });
+
+  it('passes a failed first page on to every consumer', async () => {
+    const failing = () => Promise.reject(new Error('boom'));
+    await expect(new PagePromise<number>(failing, 1)).rejects.toThrow('boom');
+    await expect(collect(new PagePromise<number>(failing, 1))).rejects.toThrow('boom');
+    await expect(collect(new PagePromise<number>(failing, 1).iterPages())).rejects.toThrow('boom');
+  });
+});
+
+describe('Page', () => {
+  it('fetches the next page, and refuses to go past the last', async () => {
+    const { asked, fetchPage } = source(25, 20);
+    const first = await new PagePromise(fetchPage, 1);
+    const second = await first.getNextPage();
+    expect(second.page).toBe(2);
+    expect(second.data).toEqual([20, 21, 22, 23, 24]);
+    expect(second.hasNextPage()).toBe(false);
+    await expect(second.getNextPage()).rejects.toThrow(/No next page/);
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it('iterates from itself onwards', async () => {
+    const { asked, fetchPage } = source(45, 20);
+    const second = await (await new PagePromise(fetchPage, 1)).getNextPage();
+    expect(await collect(second)).toEqual(Array.from({ length: 25 }, (_, i) => 20 + i));
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  it('fetches a page only when the loop reaches it', async () => {
+    const { asked, fetchPage } = source(100, 10);
+    const seen: number[] = [];
+    for await (const item of new PagePromise(fetchPage, 1)) {
+      seen.push(item);
+      if (item === 14) break;
+    }
+    expect(seen).toHaveLength(15);
+    expect(asked).toEqual([1, 2]);
+  });
+});

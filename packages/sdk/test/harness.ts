@@ -1,0 +1,44 @@
+import { Boxoffice, type ClientOptions } from '../src/client';
+import type { Logger, LogLevel } from '../src/internal/log';
+import { FakeClock } from './fake-clock';
+import { ScriptedFetch, type Reply } from './scripted-fetch';
+
+export const TEST_KEY = 'bxo_live_0123456789abcdefghijklmnopqrstuv';
+export const TEST_BASE_URL = 'https://api.boxoffice.test/api/v1';
+
+export interface LogLine {
+  level: Exclude<LogLevel, 'off'>;
+  message: string;
+}
+
+/** A logger that keeps every line it is given. */
+export function recordingLogger(): Logger & { lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const at = (level: LogLine['level']) => (message: string) => lines.push({ level, message });
+  return { lines, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
+}
+
+/**
+ * A client on a fake clock and a scripted `fetch`, with jitter off (`random() = 0`) unless told
+ * otherwise. `replies` are queued in order.
+ */
+export function harness(
+  options: ClientOptions & { auto?: boolean; fallback?: Reply } = {},
+  ...replies: Reply[]
+) {
+  const { auto, fallback, ...clientOptions } = options;
+  const clock = new FakeClock({ auto });
+  const script = new ScriptedFetch({ fallback, now: () => clock.now() }).reply(...replies);
+  const logger = recordingLogger();
+  const client = new Boxoffice({
+    apiKey: TEST_KEY,
+    baseURL: TEST_BASE_URL,
+    fetch: script.fetch,
+    clock,
+    random: () => 0,
+    logger,
+    logLevel: 'debug',
+    ...clientOptions,
+  });
+  return { client, clock, script, logger, start: clock.now() };
+}
