@@ -1,9 +1,13 @@
+import path from 'node:path';
 import { apiReference } from '@scalar/express-api-reference';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '@boxoffice/contract';
+import { dashboardContract } from '@boxoffice/dashboard-contract';
+import type { Redis as AttemptLimiterRedis } from 'ioredis';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { Orm } from './db/orm';
+import { createAttemptLimiter, type AttemptLimiter } from './http/attempt-limit';
 import { apiAccess } from './http/auth';
 import { jsonBody } from './http/body';
 import { errorHandler, notFoundHandler } from './http/error-handler';
@@ -12,6 +16,8 @@ import { requestLogger } from './http/logger';
 import { buildOpenApiDocument } from './http/openapi';
 import type { RateLimits } from './http/rate-limit';
 import { requestId } from './http/request-id';
+import { dashboardSession, sessionCookies } from './http/session';
+import { dashboardRouter } from './modules/dashboard/dashboard.router';
 import { attendeesRouter } from './modules/attendees/attendee.router';
 import { checkinsRouter } from './modules/checkins/checkin.router';
 import { eventsRouter } from './modules/events/event.router';
@@ -26,7 +32,23 @@ export interface AppDeps {
   logger: Logger;
   bodyLimitBytes: number;
   version?: string;
+  /** The built dashboard (`apps/dashboard/dist`), served at `/dashboard`; none when absent. */
+  dashboardDir?: string | undefined;
+  /** Session cookies get `Secure` (all but local development over plain HTTP). */
+  secureCookies?: boolean;
+  /** Sign-in attempts per address and email; in-process by default. */
+  loginAttempts?: AttemptLimiter;
 }
+
+/** Ten sign-in attempts per address and email per quarter hour. */
+export const defaultLoginAttempts = (redis?: AttemptLimiterRedis): AttemptLimiter =>
+  createAttemptLimiter({
+    points: 10,
+    durationSeconds: 15 * 60,
+    keyPrefix: 'bxo:login',
+    redis,
+    message: 'Too many sign-in attempts.',
+  });
 
 const s = initServer();
 const router = s.router(contract, {
@@ -38,6 +60,16 @@ const router = s.router(contract, {
   checkins: checkinsRouter,
   payouts: payoutsRouter,
 });
+
+/** The built single-page dashboard; paths without a file get its `index.html` (client routing). */
+function dashboardPages(dir: string): express.Router {
+  const pages = express.Router();
+  pages.use(express.static(dir, { index: 'index.html', maxAge: '1h' }));
+  pages.get('/{*path}', (_req, res) => {
+    res.set('Cache-Control', 'no-cache').sendFile(path.join(dir, 'index.html'));
+  });
+  return pages;
+}
 
 /** Probes a dependency without letting a dead one hold the answer past `ms`. */
 async function within<T>(ms: number, probe: Promise<T>): Promise<T | 'timeout'> {
@@ -123,6 +155,30 @@ export function createApp(deps: AppDeps): express.Express {
   // path would get the router's automatic plain-text answer instead of the JSON 404.
   api.use(notFoundHandler);
   app.use('/api/v1', api);
+
+  const dashboardApi = express.Router();
+  dashboardApi.use((_req, res, next) => {
+    res.locals.em = orm.em.fork();
+    next();
+  });
+  createExpressEndpoints(
+    dashboardContract,
+    dashboardRouter({
+      cookies: sessionCookies(deps.secureCookies ?? false),
+      loginAttempts: deps.loginAttempts ?? defaultLoginAttempts(),
+    }),
+    dashboardApi,
+    {
+      logInitialization: false,
+      jsonQuery: false,
+      responseValidation: false,
+      globalMiddleware: [...jsonBody(deps.bodyLimitBytes), dashboardSession],
+      requestValidationErrorHandler: (error, _req, _res, next) => next(error),
+    },
+  );
+  dashboardApi.use(notFoundHandler);
+  app.use('/dashboard/api', dashboardApi);
+  if (deps.dashboardDir) app.use('/dashboard', dashboardPages(deps.dashboardDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

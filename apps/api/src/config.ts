@@ -25,6 +25,10 @@ const ConfigSchema = z.object({
   RATE_LIMIT_WRITES_PER_MINUTE: integer(10, 1),
   BODY_LIMIT_BYTES: integer(100 * 1024, 1024),
   SHUTDOWN_GRACE_MS: integer(10_000, 0),
+  /** The built dashboard to serve at /dashboard; defaults to apps/dashboard/dist in a checkout. */
+  DASHBOARD_DIR: z.string().min(1).optional(),
+  /** Session cookies marked `Secure`; defaults to true when NODE_ENV is production. */
+  COOKIE_SECURE: z.enum(['true', 'false']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

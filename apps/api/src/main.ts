@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
-import { createApp } from './app';
+import { createApp, defaultLoginAttempts } from './app';
+import { defaultDashboardDir } from './db/paths';
 import { loadConfig, type Config } from './config';
 import { startEmbeddedDatabase } from './db/bootstrap';
 import { createOrm, migrate } from './db/orm';
@@ -37,7 +38,16 @@ async function main(config: Config): Promise<void> {
     redis,
   });
 
-  const app = createApp({ orm, rateLimits, logger, bodyLimitBytes: config.BODY_LIMIT_BYTES });
+  const dashboardDir = config.DASHBOARD_DIR ?? defaultDashboardDir();
+  const app = createApp({
+    orm,
+    rateLimits,
+    logger,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    dashboardDir,
+    secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
+    loginAttempts: defaultLoginAttempts(redis),
+  });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(config.PORT, config.HOST, () => resolve(listening));
   });

@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import type { Scope } from '@boxoffice/contract';
 import { createApp } from '../src/app';
 import { createOrm, type Orm } from '../src/db/orm';
+import type { AttemptLimiter } from '../src/http/attempt-limit';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
 import { generateKey } from '../src/modules/api-keys/api-key.service';
 import type { Plan } from '../src/modules/organisations/organisation.entity';
@@ -34,6 +35,7 @@ export async function startTestServer(
     bodyLimitBytes?: number;
     /** Another ORM than the test database's (e.g. one over an unreachable server). */
     orm?: Orm;
+    loginAttempts?: AttemptLimiter;
   } = {},
 ): Promise<TestServer> {
   const testOrm = options.orm ?? (await getTestOrm());
@@ -48,6 +50,7 @@ export async function startTestServer(
     rateLimits,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
+    loginAttempts: options.loginAttempts,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

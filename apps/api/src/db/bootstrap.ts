@@ -1,24 +1,31 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { generateKey } from '../modules/api-keys/api-key.service';
+import { createUser } from '../modules/accounts/account.service';
 import { seedDemoData } from '../modules/demo/demo-data';
 import { createOrganisation } from '../modules/organisations/organisation.service';
 import { startEmbeddedPostgres } from './embedded';
 import type { Orm } from './orm';
 import { projectRoot } from './paths';
 
+const DEMO_EMAIL = 'demo@boxoffice.test';
+
 interface DemoCredentials {
   organisation_id: string;
   api_key: string;
+  dashboard_email: string;
+  dashboard_password: string;
 }
 
 /**
  * The zero-configuration database of `pnpm start`: an embedded PostgreSQL under `.data/`, and on
- * its first start a demo organisation (Pro plan) with seed data and an API key. The key is kept in
- * `.data/demo.json` so later starts can print it again; this file exists only for the local demo.
+ * its first start a demo organisation (Pro plan) with seed data, an API key and a dashboard user.
+ * Their secrets are kept in `.data/demo.json` so later starts can print them again; this file
+ * exists only for the local demo.
  */
 export async function startEmbeddedDatabase(config: Config, logger: Logger) {
   const dataDir = path.resolve(config.DATA_DIR ?? path.join(projectRoot(), '.data'));
@@ -44,7 +51,14 @@ export async function startEmbeddedDatabase(config: Config, logger: Logger) {
         scopes: ['read', 'write', 'checkins:write'],
       });
       const counts = await seedDemoData(em, org.id, {});
-      demo = { organisation_id: org.id, api_key: key };
+      const password = randomBytes(9).toString('base64url');
+      await createUser(em, { organisationId: org.id, email: DEMO_EMAIL, password });
+      demo = {
+        organisation_id: org.id,
+        api_key: key,
+        dashboard_email: DEMO_EMAIL,
+        dashboard_password: password,
+      };
       await writeFile(credentialsFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
       logger.info({ organisationId: org.id, ...counts }, 'demo organisation seeded');
     },
@@ -58,6 +72,11 @@ export async function startEmbeddedDatabase(config: Config, logger: Logger) {
           `  API:          ${base}/api/v1`,
           `  Reference:    ${base}/docs`,
           `  Demo API key: ${demo.api_key}`,
+          ...(demo.dashboard_email
+            ? [
+                `  Dashboard:    ${base}/dashboard  (sign in as ${demo.dashboard_email} / ${demo.dashboard_password})`,
+              ]
+            : []),
           '',
           'Try it:',
           `  curl -H "Authorization: Bearer ${demo.api_key}" "${base}/api/v1/events?limit=5"`,

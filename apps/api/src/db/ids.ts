@@ -29,6 +29,9 @@ export const ID_PREFIXES = {
   attendee: 'att',
   checkin: 'chk',
   payout: 'po',
+  user: 'usr',
+  session: 'ses',
+  planChange: 'plc',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { entities } from './entities';
 import { Migration20261122000000_initial } from './migrations/Migration20261122000000_initial';
+import { Migration20261122010000_dashboard } from './migrations/Migration20261122010000_dashboard';
 
 export type Orm = MikroORM;
 export type { EntityManager } from '@mikro-orm/postgresql';
@@ -9,6 +10,7 @@ export type { EntityManager } from '@mikro-orm/postgresql';
 /** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
 const migrationsList = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
+  { name: 'Migration20261122010000_dashboard', class: Migration20261122010000_dashboard },
 ];
 
 export interface OrmOptions {

@@ -16,3 +16,9 @@ export function projectRoot(): string {
 export function dataDirectory(configured: string | undefined): string {
   return path.resolve(configured ?? path.join(projectRoot(), '.data'));
 }
+
+/** The dashboard build of a checkout (`apps/dashboard/dist`), if it has been built. */
+export function defaultDashboardDir(): string | undefined {
+  const dir = path.join(projectRoot(), 'apps', 'dashboard', 'dist');
+  return existsSync(path.join(dir, 'index.html')) ? dir : undefined;
+}

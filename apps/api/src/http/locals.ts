@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '@boxoffice/contract';
 import type { TenantContext } from '../db/context';
+import type { ActiveSession } from '../modules/accounts/account.service';
 
 export interface RequestAuth {
   apiKeyId: string;
@@ -17,6 +18,8 @@ declare global {
       requestId: string;
       em: EntityManager;
       auth?: RequestAuth;
+      /** The dashboard user's session, on `/dashboard/api` routes. */
+      dashboard?: ActiveSession;
     }
   }
 }
@@ -26,4 +29,11 @@ export function tenantOf(res: Response): TenantContext & { apiKeyId: string } {
   const { auth, em } = res.locals;
   if (!auth) throw new Error('tenantOf() used on a route without authentication');
   return { em, organisationId: auth.organisationId, apiKeyId: auth.apiKeyId };
+}
+
+/** The signed-in dashboard user; only reachable behind the session guard. */
+export function dashboardSessionOf(res: Response): ActiveSession & { em: EntityManager } {
+  const { dashboard, em } = res.locals;
+  if (!dashboard) throw new Error('dashboardSessionOf() used on a route without a session');
+  return { ...dashboard, em };
 }

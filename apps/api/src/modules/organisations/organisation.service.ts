@@ -3,6 +3,7 @@ import { newId } from '../../db/ids';
 import { iso, isoOrNull } from '../../db/context';
 import { notFound } from '../../http/errors';
 import { Organisation, type Plan } from './organisation.entity';
+import { PlanChange } from './plan-change.entity';
 
 export interface OrganisationView {
   id: string;
@@ -45,15 +46,40 @@ export async function getOrganisation(em: EntityManager, id: string): Promise<Or
   return org;
 }
 
-/** Takes effect on the next API request: the plan is read on every authentication. */
-export async function setPlan(em: EntityManager, id: string, plan: Plan): Promise<Organisation> {
+/**
+ * Changes the plan and records the change. It takes effect on the next API request: the plan is
+ * read on every authentication. `changedByUserId` is null for operator changes.
+ */
+export async function setPlan(
+  em: EntityManager,
+  id: string,
+  plan: Plan,
+  changedByUserId: string | null = null,
+): Promise<Organisation> {
   const org = await getOrganisation(em, id);
   if (org.plan !== plan) {
     const now = new Date();
+    em.create(PlanChange, {
+      id: newId('planChange', now),
+      organisationId: org.id,
+      fromPlan: org.plan,
+      toPlan: plan,
+      changedByUserId,
+      createdAt: now,
+    });
     org.plan = plan;
     org.planChangedAt = now;
     org.updatedAt = now;
     await em.flush();
   }
   return org;
+}
+
+/** The organisation's plan changes, newest first. */
+export async function planHistory(em: EntityManager, id: string): Promise<PlanChange[]> {
+  return em.find(
+    PlanChange,
+    { organisationId: id },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
 }

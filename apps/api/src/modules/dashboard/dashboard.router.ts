@@ -1,0 +1,132 @@
+import { initServer } from '@ts-rest/express';
+import { dashboardContract, type PlanState, type Session } from '@boxoffice/dashboard-contract';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isoOrNull, iso } from '../../db/context';
+import type { AttemptLimiter } from '../../http/attempt-limit';
+import { AppError } from '../../http/errors';
+import { dashboardSessionOf } from '../../http/locals';
+import { sessionToken, type SessionCookies } from '../../http/session';
+import {
+  checkPassword,
+  closeSession,
+  openSession,
+  signUp,
+  toUserView,
+  type ActiveSession,
+} from '../accounts/account.service';
+import type { ApiKey } from '../api-keys/api-key.entity';
+import { generateKey, listKeys, revokeKey } from '../api-keys/api-key.service';
+import type { Organisation } from '../organisations/organisation.entity';
+import { getOrganisation, planHistory, setPlan } from '../organisations/organisation.service';
+
+const s = initServer();
+
+const toSessionView = ({ session, user, organisation }: ActiveSession): Session => ({
+  user: toUserView(user),
+  organisation: {
+    id: organisation.id,
+    name: organisation.name,
+    plan: organisation.plan,
+    plan_changed_at: isoOrNull(organisation.planChangedAt),
+  },
+  csrf_token: session.csrfToken,
+});
+
+const toKeyView = (key: ApiKey) => ({
+  id: key.id,
+  name: key.name,
+  hint: key.hint,
+  scopes: key.scopes,
+  status: key.revokedAt ? ('revoked' as const) : ('active' as const),
+  created_at: iso(key.createdAt),
+  last_used_at: isoOrNull(key.lastUsedAt),
+  revoked_at: isoOrNull(key.revokedAt),
+});
+
+async function planState(em: EntityManager, organisation: Organisation): Promise<PlanState> {
+  const history = await planHistory(em, organisation.id);
+  return {
+    plan: organisation.plan,
+    plan_changed_at: isoOrNull(organisation.planChangedAt),
+    history: history.map((change) => ({
+      from: change.fromPlan,
+      to: change.toPlan,
+      changed_at: iso(change.createdAt),
+      changed_by: change.changedByUserId ?? null,
+    })),
+  };
+}
+
+/**
+ * The dashboard's API. Keys are generated and revoked through the same service the operator CLI
+ * uses; every lookup is scoped to the signed-in user's organisation.
+ */
+export function dashboardRouter(deps: { cookies: SessionCookies; loginAttempts: AttemptLimiter }) {
+  return s.router(dashboardContract, {
+    session: ({ res }) =>
+      Promise.resolve({ status: 200 as const, body: toSessionView(dashboardSessionOf(res)) }),
+
+    signup: async ({ body, res }) => {
+      const { em } = res.locals;
+      const { user, organisation } = await signUp(em, {
+        organisationName: body.organisation_name,
+        email: body.email,
+        password: body.password,
+      });
+      const { token, session } = await openSession(em, user.id);
+      deps.cookies.set(res, token);
+      return { status: 201, body: toSessionView({ session, user, organisation }) };
+    },
+
+    login: async ({ body, req, res }) => {
+      const { em } = res.locals;
+      await deps.loginAttempts.consume(`${req.ip ?? 'unknown'}:${body.email}`);
+      const user = await checkPassword(em, body.email, body.password);
+      if (!user) throw new AppError(401, 'invalid_credentials', 'Incorrect email or password');
+      const { token, session } = await openSession(em, user.id);
+      deps.cookies.set(res, token);
+      const organisation = await getOrganisation(em, user.organisationId);
+      return { status: 200, body: toSessionView({ session, user, organisation }) };
+    },
+
+    logout: async ({ req, res }) => {
+      const token = sessionToken(req);
+      if (token) await closeSession(res.locals.em, token);
+      deps.cookies.clear(res);
+      return { status: 204, body: undefined };
+    },
+
+    listKeys: async ({ res }) => {
+      const { em, organisation } = dashboardSessionOf(res);
+      const keys = await listKeys(em, organisation.id);
+      return { status: 200, body: { data: keys.map(toKeyView) } };
+    },
+
+    createKey: async ({ body, res }) => {
+      const { em, organisation } = dashboardSessionOf(res);
+      const { apiKey, key } = await generateKey(em, {
+        organisationId: organisation.id,
+        name: body.name,
+        scopes: body.scopes,
+      });
+      return { status: 201, body: { data: { key: toKeyView(apiKey), secret: key } } };
+    },
+
+    revokeKey: async ({ params, res }) => {
+      const { em, organisation } = dashboardSessionOf(res);
+      const key = await revokeKey(em, params.id, organisation.id);
+      return { status: 200, body: { data: toKeyView(key) } };
+    },
+
+    getPlan: async ({ res }) => {
+      const { em, organisation } = dashboardSessionOf(res);
+      return { status: 200, body: { data: await planState(em, organisation) } };
+    },
+
+    setPlan: async ({ body, res }) => {
+      const { em, organisation, user } = dashboardSessionOf(res);
+      const updated = await setPlan(em, organisation.id, body.plan, user.id);
+      return { status: 200, body: { data: await planState(em, updated) } };
+    },
+  });
+}

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAttemptLimiter } from '../src/http/attempt-limit';
+import { call, startTestServer, type TestServer } from './setup';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({
+    loginAttempts: createAttemptLimiter({
+      points: 3,
+      durationSeconds: 60,
+      keyPrefix: `test-login-${Date.now()}`,
+      message: 'Too many sign-in attempts.',
+    }),
+  });
+});
+afterAll(() => server.close());
+
+let sequence = 0;
+const uniqueEmail = () => `owner${Date.now()}${(sequence += 1)}@example.com`;
+
+/** A browser-like visitor: keeps the session cookie and sends the CSRF token. */
+class Visitor {
+  cookie = '';
+  csrf = '';
+
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    const result = await call(server, method, `/dashboard/api${path}`, {
+      body,
+      headers: {
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(this.csrf && method !== 'GET' ? { 'x-csrf-token': this.csrf } : {}),
+        ...headers,
+      },
+    });
+    const setCookie = result.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0]!;
+    if (result.body?.csrf_token) this.csrf = result.body.csrf_token;
+    return result;
+  }
+
+  async signUp(email = uniqueEmail(), password = 'a long passphrase') {
+    const result = await this.request('POST', '/signup', {
+      organisation_name: 'Riverside Hall',
+      email,
+      password,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(201);
+    return { email, password, result };
+  }
+}
+
+describe('sign-up, sign-in and sessions', () => {
+  it('signs up on the free plan and sets a safe session cookie', async () => {
+    const visitor = new Visitor();
+    const { result } = await visitor.signUp();
+    expect(result.body.organisation.plan).toBe('free');
+    expect(result.body.user.email).toMatch(/@example.com$/);
+    const cookie = result.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^bxo_session=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\/dashboard/i);
+    const session = await visitor.request('GET', '/session');
+    expect(session.status).toBe(200);
+    expect(session.body.organisation.id).toBe(result.body.organisation.id);
+  });
+
+  it('refuses a second account with the same email (any case)', async () => {
+    const first = new Visitor();
+    const { email } = await first.signUp();
+    const again = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'Copycat',
+      email: email.toUpperCase(),
+      password: 'another passphrase',
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it('validates sign-up fields by name', async () => {
+    const result = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'X',
+      email: 'not-an-email',
+      password: 'short',
+    });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toMatch(/email|password/);
+  });
+
+  it('signs in with the right password only, and signs out', async () => {
+    const owner = new Visitor();
+    const { email, password } = await owner.signUp();
+    const wrong = await new Visitor().request('POST', '/login', { email, password: 'wrong one!' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error).toBe('Incorrect email or password');
+    const unknown = await new Visitor().request('POST', '/login', {
+      email: uniqueEmail(),
+      password,
+    });
+    expect(unknown.status).toBe(401);
+
+    const visitor = new Visitor();
+    const login = await visitor.request('POST', '/login', { email, password });
+    expect(login.status).toBe(200);
+    expect((await visitor.request('GET', '/keys')).status).toBe(200);
+    expect((await visitor.request('POST', '/logout')).status).toBe(204);
+    const after = await visitor.request('GET', '/keys', undefined, { cookie: visitor.cookie });
+    expect(after.status).toBe(401);
+  });
+
+  it('rate-limits sign-in attempts per address and email', async () => {
+    const owner = new Visitor();
+    const { email } = await owner.signUp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push(
+        (await new Visitor().request('POST', '/login', { email, password: 'nope nope' })).status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it('refuses signed-out callers', async () => {
+    for (const [method, path] of [
+      ['GET', '/session'],
+      ['GET', '/keys'],
+      ['POST', '/keys'],
+      ['GET', '/plan'],
+      ['PUT', '/plan'],
+    ] as const) {
+      const result = await new Visitor().request(method, path, method === 'GET' ? undefined : {});
+      expect(result.status, `${method} ${path}`).toBe(401);
+    }
+  });
+});
+
+describe('CSRF protection', () => {
+  it('refuses state changes without the session’s CSRF token', async () => {
+    const visitor = new Visitor();
+    await visitor.signUp();
+    const missing = await call(server, 'POST', '/dashboard/api/keys', {
+      body: { name: 'x', scopes: ['read'] },
+      headers: { cookie: visitor.cookie },
+    });
+    expect(missing.status).toBe(403);
+    expect(missing.body.code).toBe('csrf_failed');
+    const wrong = await call(server, 'PUT', '/dashboard/api/plan', {
+      body: { plan: 'pro' },
+      headers: { cookie: visitor.cookie, 'x-csrf-token': 'guess' },
+    });
+    expect(wrong.status).toBe(403);
+    expect((await visitor.request('GET', '/plan')).body.data.plan).toBe('free');
+  });
+
+  it('refuses cross-origin sign-ins and state changes', async () => {
+    const visitor = new Visitor();
+    const { email, password } = await visitor.signUp();
+    const login = await new Visitor().request(
+      'POST',
+      '/login',
+      { email, password },
+      { origin: 'https://evil.example' },
+    );
+    expect(login.status).toBe(403);
+    const revoke = await visitor.request(
+      'POST',
+      '/keys',
+      { name: 'x', scopes: ['read'] },
+      {
+        origin: 'https://evil.example',
+      },
+    );
+    expect(revoke.status).toBe(403);
+  });
+});
+
+describe('API keys and the plan', () => {
+  it('generates a key shown once, which the public API refuses until the upgrade, and revokes it', async () => {
+    const visitor = new Visitor();
+    await visitor.signUp();
+    const created = await visitor.request('POST', '/keys', { name: 'Door app', scopes: ['read'] });
+    expect(created.status).toBe(201);
+    const { key, secret } = created.body.data;
+    expect(secret).toMatch(/^bxo_live_[0-9A-Za-z]{32,}$/);
+    expect(key.hint).toBe(`bxo_live_…${secret.slice(-4)}`);
+    expect(key).toMatchObject({
+      name: 'Door app',
+      scopes: ['read'],
+      status: 'active',
+      last_used_at: null,
+    });
+
+    const list = await visitor.request('GET', '/keys');
+    expect(list.body.data).toHaveLength(1);
+    expect(JSON.stringify(list.body)).not.toContain(secret);
+
+    expect((await call(server, 'GET', '/api/v1/events', { key: secret })).status).toBe(402);
+    const upgraded = await visitor.request('PUT', '/plan', { plan: 'pro' });
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.body.data.plan).toBe('pro');
+    expect(upgraded.body.data.history[0]).toMatchObject({ from: 'free', to: 'pro' });
+    expect((await call(server, 'GET', '/api/v1/events', { key: secret })).status).toBe(200);
+
+    const revoked = await visitor.request('POST', `/keys/${key.id}/revoke`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data.status).toBe('revoked');
+    expect((await call(server, 'GET', '/api/v1/events', { key: secret })).status).toBe(401);
+
+    const downgraded = await visitor.request('PUT', '/plan', { plan: 'free' });
+    expect(downgraded.body.data.history.map((c: { to: string }) => c.to)).toEqual(['free', 'pro']);
+  });
+
+  it('needs at least one known scope', async () => {
+    const visitor = new Visitor();
+    await visitor.signUp();
+    expect((await visitor.request('POST', '/keys', { name: 'x', scopes: [] })).status).toBe(400);
+    expect((await visitor.request('POST', '/keys', { name: 'x', scopes: ['admin'] })).status).toBe(
+      400,
+    );
+  });
+
+  it('never shows or revokes another organisation’s keys', async () => {
+    const alice = new Visitor();
+    await alice.signUp();
+    const bob = new Visitor();
+    await bob.signUp();
+    const created = await alice.request('POST', '/keys', { name: 'Alice', scopes: ['read'] });
+    const aliceKey = created.body.data.key.id;
+    expect((await bob.request('GET', '/keys')).body.data).toEqual([]);
+    const attempt = await bob.request('POST', `/keys/${aliceKey}/revoke`);
+    expect(attempt.status).toBe(404);
+    const still = await alice.request('GET', '/keys');
+    expect(still.body.data[0].status).toBe('active');
+  });
+});
