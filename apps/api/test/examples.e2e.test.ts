@@ -1,0 +1,407 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeOrder } from '../src/modules/orders/order.service';
+import type { Ticket } from '../src/modules/tickets/ticket.entity';
+import { addOrder, buildEvent, cancelFixtureOrder, type EventFixture } from './fixtures';
+import { call, createTenant, getTestOrm, startTestServer, type TestServer } from './setup';
+
+/**
+ * The programs in examples/ run as real child processes against the real server: each is started
+ * with tsx, resolving the SDK from its source, and judged by what it prints and what it changed.
+ */
+
+const examplesDir = fileURLToPath(new URL('../../../examples/', import.meta.url));
+// tsx's loader in the example's own process (not its CLI, which would run it in a child): a signal
+// or a kill from the test then reaches the program itself and leaves nothing behind.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+let server: TestServer;
+let organisationId: string;
+let key: string;
+let workDir: string;
+let gala: EventFixture;
+let other: EventFixture;
+let voidTicket: Ticket;
+let commaBuyerOrderId: string;
+
+const VIP_NAME = 'VIP <Backstage> & "Friends"';
+const COMMA_BUYER = 'Hill, Dana "DJ"';
+
+/** An example's `src/main.ts` under tsx, on the Node running the tests, with the SDK's source. */
+function spawnExample(name: string, args: string[], apiKey = key): ChildProcessWithoutNullStreams {
+  const argv = ['--conditions=@boxoffice/source', '--import', tsxLoader, 'src/main.ts', ...args];
+  return spawn(process.execPath, argv, {
+    cwd: path.join(examplesDir, name),
+    env: exampleEnv(apiKey),
+  });
+}
+
+function exampleEnv(apiKey: string): NodeJS.ProcessEnv {
+  // The test runner's own loader options are not the example's business.
+  const { NODE_OPTIONS: _loader, ...env } = process.env;
+  return {
+    ...env,
+    BOXOFFICE_API_KEY: apiKey,
+    BOXOFFICE_BASE_URL: `${server.baseUrl}/api/v1`,
+    BOXOFFICE_LOG: 'warn',
+  };
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs an example to completion, with `input` on its stdin. */
+function runExample(
+  name: string,
+  args: string[],
+  options: { input?: string; apiKey?: string } = {},
+): Promise<Run> {
+  const child = spawnExample(name, args, options.apiKey);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.end(options.input ?? '');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The printed line of the scan read from input line `line`. */
+function scanLine(run: Run, line: number): string {
+  const found = run.stdout.split('\n').find((text) => text.trimStart().startsWith(`${line}  `));
+  expect(found, `no output for line ${line} in:\n${run.stdout}\n${run.stderr}`).toBeDefined();
+  return found!;
+}
+
+async function checkinCount(ticketId: string): Promise<number> {
+  const result = await call(server, 'GET', `/api/v1/checkins?ticket_id=${ticketId}`, { key });
+  expect(result.status).toBe(200);
+  return result.body.total;
+}
+
+async function attendeeName(ticket: Ticket): Promise<string> {
+  const result = await call(server, 'GET', `/api/v1/attendees/${ticket.attendeeId}`, { key });
+  expect(result.status).toBe(200);
+  return `${result.body.data.first_name} ${result.body.data.last_name}`;
+}
+
+/** RFC 4180: quoted fields may hold commas, doubled quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\n') {
+      row.push(field.replace(/\r$/, ''));
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += char;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+function csvRecords(text: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(text);
+  expect(header).toBeDefined();
+  return rows.map((row) => {
+    expect(row).toHaveLength(header!.length);
+    return Object.fromEntries(header!.map((column, i) => [column, row[i]!]));
+  });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const tenant = await createTenant();
+  key = tenant.key;
+  organisationId = tenant.organisationId;
+  const org = organisationId;
+  workDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-examples-'));
+
+  gala = await buildEvent(org, { tickets: 3, name: 'Examples Gala' });
+  other = await buildEvent(org, { tickets: 1, name: 'Another Night' });
+  const cancelled = await addOrder(org, gala.tier, { tickets: 1 });
+  await cancelFixtureOrder(org, cancelled.order.id);
+  voidTicket = cancelled.tickets[0]!;
+
+  const vip = await call(server, 'POST', '/api/v1/tiers', {
+    key,
+    body: { event_id: gala.event.id, name: VIP_NAME, price: 9900, quantity_total: 20 },
+  });
+  expect(vip.status, JSON.stringify(vip.body)).toBe(201);
+  await addOrder(org, { id: vip.body.data.id, eventId: gala.event.id }, { tickets: 2 });
+
+  const orm = await getTestOrm();
+  const order = await placeOrder(
+    { em: orm.em.fork(), organisationId: org },
+    {
+      eventId: gala.event.id,
+      buyerName: COMMA_BUYER,
+      buyerEmail: 'dana.hill@example.com',
+      lines: [
+        {
+          tierId: gala.tier.id,
+          attendee: {
+            firstName: 'Dana',
+            lastName: 'Hill',
+            email: null,
+            company: null,
+            answers: [],
+          },
+        },
+      ],
+      feePerTicket: 150,
+      status: 'completed',
+      placedAt: new Date(),
+    },
+  );
+  commaBuyerOrderId = order.id;
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe('examples/door-checkin', () => {
+  it('admits, refuses and names each scan, and a rerun of the same file admits nobody twice', async () => {
+    const [first, second] = gala.tickets;
+    const codes = path.join(workDir, 'codes.txt');
+    await writeFile(
+      codes,
+      [
+        first!.code,
+        second!.code,
+        first!.code,
+        voidTicket.code,
+        'not-a-ticket-code',
+        other.tickets[0]!.code,
+        '',
+        '# scanner restarted',
+      ].join('\n') + '\n',
+    );
+    const args = ['--event', gala.event.id, '--gate', 'North', '--device', 'e2e-scanner-1'];
+    const firstName = await attendeeName(first!);
+    const secondName = await attendeeName(second!);
+
+    const run = await runExample('door-checkin', [...args, '--file', codes]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(scanLine(run, 1)).toMatch(/ADMITTED/);
+    expect(scanLine(run, 1)).toContain(firstName);
+    expect(scanLine(run, 2)).toMatch(/ADMITTED/);
+    expect(scanLine(run, 2)).toContain(secondName);
+    expect(scanLine(run, 3)).toMatch(/ALREADY IN \(since \d{4}-\d\d-\d\dT[\d:.]+Z\)/);
+    expect(scanLine(run, 3)).toContain(firstName);
+    expect(scanLine(run, 4)).toMatch(/VOID/);
+    expect(scanLine(run, 5)).toMatch(/UNKNOWN/);
+    expect(scanLine(run, 6)).toMatch(/WRONG EVENT/);
+    expect(run.stdout).not.toMatch(/ERROR/);
+    expect(run.stdout).toContain(
+      '6 scans: 2 admitted, 1 already in, 1 void, 1 wrong event, 1 unknown, 0 errors',
+    );
+    // Barcodes are secrets: never printed whole.
+    expect(run.stdout).not.toContain(first!.code);
+
+    // The same file again, as after a crash: the first answers are replayed, nothing is added.
+    const rerun = await runExample('door-checkin', [...args, '--file', codes]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(scanLine(rerun, 1)).toMatch(/ADMITTED.*recorded by an earlier run/);
+    expect(scanLine(rerun, 2)).toMatch(/ADMITTED.*recorded by an earlier run/);
+    expect(scanLine(rerun, 3)).toMatch(/ALREADY IN/);
+    expect(scanLine(rerun, 4)).toMatch(/VOID/);
+    expect(rerun.stdout).toContain('(2 replayed from an earlier run)');
+    expect(await checkinCount(first!.id)).toBe(1);
+    expect(await checkinCount(second!.id)).toBe(1);
+    expect(await checkinCount(voidTicket.id)).toBe(0);
+    expect(await checkinCount(other.tickets[0]!.id)).toBe(0);
+
+    // An exit scan from stdin lets the guest out again.
+    const exit = await runExample('door-checkin', [...args, '--exit'], {
+      input: `${second!.code}\n`,
+    });
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(scanLine(exit, 1)).toMatch(/EXITED/);
+    expect(await checkinCount(second!.id)).toBe(2);
+    const ticket = await call(server, 'GET', `/api/v1/tickets/${second!.id}`, { key });
+    expect(ticket.body.data.status).toBe('valid');
+  });
+
+  it('stops with exit code 1 on a key the API refuses', async () => {
+    const run = await runExample(
+      'door-checkin',
+      ['--event', gala.event.id, '--gate', 'North', '--device', 'e2e-scanner-2'],
+      { input: `${gala.tickets[2]!.code}\n`, apiKey: `bxo_live_${'x'.repeat(40)}` },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/401 Invalid or missing API key/);
+    expect(run.stdout).not.toMatch(/ADMITTED/);
+    expect(await checkinCount(gala.tickets[2]!.id)).toBe(0);
+  });
+});
+
+describe('examples/sync-orders', () => {
+  it('exports one CSV row per order, then only what changed since', async () => {
+    const out = path.join(workDir, 'orders.csv');
+    const run = await runExample('sync-orders', ['--event', gala.event.id, '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = csvRecords(await readFile(out, 'utf8'));
+    const orders = await call(server, 'GET', `/api/v1/orders?event_id=${gala.event.id}`, { key });
+    expect(rows).toHaveLength(orders.body.total);
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map((row) => row.order_id))).toEqual(
+      new Set(orders.body.data.map((order: { id: string }) => order.id)),
+    );
+
+    const dana = rows.find((row) => row.order_id === commaBuyerOrderId);
+    expect(dana).toMatchObject({
+      buyer_name: COMMA_BUYER,
+      event_id: gala.event.id,
+      event_name: 'Examples Gala',
+      status: 'completed',
+      currency: 'GBP',
+      subtotal: '25.00',
+      fees: '1.50',
+      total: '26.50',
+      total_minor: '2650',
+      refunded_amount: '0.00',
+    });
+    expect(rows.find((row) => row.status === 'cancelled')).toBeDefined();
+
+    const resume = /Next incremental sync: --since (\S+)/.exec(run.stderr)?.[1];
+    expect(resume, run.stderr).toMatch(/Z$/);
+    expect(rows.every((row) => row.updated_at! <= resume!)).toBe(true);
+
+    // A refund after the export: the incremental run (all events, to stdout) brings it back.
+    await cancelFixtureOrder(organisationId, commaBuyerOrderId, true);
+    const incremental = await runExample('sync-orders', ['--since', resume!, '--no-progress']);
+    expect(incremental.code, incremental.stderr).toBe(0);
+    const changed = csvRecords(incremental.stdout);
+    expect(changed.every((row) => row.updated_at! >= resume!)).toBe(true);
+    expect(changed.find((row) => row.order_id === commaBuyerOrderId)).toMatchObject({
+      status: 'refunded',
+      refunded_amount: '26.50',
+      refunded_amount_minor: '2650',
+    });
+    // Nothing else changed: the buyer's order was the last one written before the export.
+    expect(changed.map((row) => row.order_id)).toEqual([commaBuyerOrderId]);
+  });
+});
+
+describe('examples/sales-dashboard', () => {
+  let child: ChildProcessWithoutNullStreams | undefined;
+  afterAll(() => {
+    child?.kill('SIGKILL');
+  });
+
+  it('serves the picker and an event page with tier sales, order counts and check-ins', async () => {
+    const scan = await call(server, 'POST', '/api/v1/checkins', {
+      key,
+      body: { code: gala.tickets[2]!.code, gate: 'South', device_id: 'front-desk' },
+    });
+    expect(scan.status).toBe(201);
+    child = spawnExample('sales-dashboard', ['--port', '0']);
+    const running = child;
+    let stderr = '';
+    running.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const base = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      const timer = setTimeout(() => reject(new Error(`no URL printed: ${stderr}`)), 20_000);
+      running.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        const url = /http:\/\/[^\s]+:\d+/.exec(stdout)?.[0];
+        if (url) {
+          clearTimeout(timer);
+          resolve(url);
+        }
+      });
+      running.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    });
+
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+
+    const picker = await fetch(`${base}/`);
+    expect(picker.status).toBe(200);
+    const pickerHtml = await picker.text();
+    expect(pickerHtml).toContain('Examples Gala');
+    expect(pickerHtml).toContain(`href="/events/${gala.event.id}"`);
+    expect(pickerHtml).toMatch(/<meta http-equiv="refresh" content="30" ?\/?>/);
+
+    const response = await fetch(`${base}/events/${gala.event.id}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const page = await response.text();
+    expect(page).toContain('<h1>Examples Gala</h1>');
+    expect(page).not.toContain(key);
+    // Names from the data are escaped, never markup.
+    expect(page).not.toContain('<Backstage>');
+    expect(page).toContain('VIP &lt;Backstage&gt; &amp; &quot;Friends&quot;');
+
+    const tiers = await call(server, 'GET', `/api/v1/tiers?event_id=${gala.event.id}`, { key });
+    expect(tiers.body.data).toHaveLength(2);
+    const rows = page.split('<tr>');
+    for (const tier of tiers.body.data) {
+      const escaped = tier.name
+        .replaceAll('&', '&amp;')
+        .replaceAll('<', '&lt;')
+        .replaceAll('>', '&gt;')
+        .replaceAll('"', '&quot;');
+      const row = rows.find((text) => text.includes(`<td>${escaped}</td>`));
+      expect(row, `no row for ${tier.name}`).toBeDefined();
+      expect(row).toContain(`<td class="num">${tier.quantity_sold}</td>`);
+      expect(row).toContain(`<td class="num">${tier.quantity_total}</td>`);
+      expect(row).toContain(`<td class="num">${tier.quantity_available}</td>`);
+    }
+    // VIP: 2 sold of 20 at £99.00.
+    expect(rows.find((text) => text.includes('VIP &lt;'))).toContain('£198.00');
+
+    const count = async (query: string) =>
+      (await call(server, 'GET', `/api/v1/${query}`, { key })).body.total as number;
+    const checkedIn = await count(`attendees?event_id=${gala.event.id}&checked_in=true`);
+    const tickets = await count(`tickets?event_id=${gala.event.id}&status=valid,checked_in`);
+    expect(checkedIn).toBeGreaterThan(0);
+    expect(page).toContain(`${checkedIn} of ${tickets} tickets`);
+    const completed = await count(`orders?event_id=${gala.event.id}&status=completed`);
+    expect(page).toMatch(
+      new RegExp(`badge completed">completed</span></td>\\s*<td class="num">${completed}<`),
+    );
+    expect(page).toMatch(/<td>South<\/td>\s*<td>front-desk<\/td>/);
+
+    const missing = await fetch(`${base}/events/evt_0000000000000000nothing`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('Event not found');
+
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+    child = undefined;
+  });
+});

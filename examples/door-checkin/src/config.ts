@@ -1,0 +1,14 @@
+/** Where the API is and which key to use: the only place this example reads the environment. */
+export interface ApiConfig {
+  /** `BOXOFFICE_API_KEY`: needs `checkins:write`, and `read` to show attendee names. */
+  apiKey: string | undefined;
+  /** `BOXOFFICE_BASE_URL`, e.g. `http://localhost:3000/api/v1`; the SDK's default otherwise. */
+  baseURL: string | undefined;
+}
+
+export function loadApiConfig(): ApiConfig {
+  return {
+    apiKey: process.env.BOXOFFICE_API_KEY || undefined,
+    baseURL: process.env.BOXOFFICE_BASE_URL || undefined,
+  };
+}
