@@ -1,0 +1,200 @@
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { ErrorMessage } from '../components/feedback';
+import { TextField } from '../components/text-field';
+import { afterSignIn, Link, navigate, routes } from '../router';
+import { useSession } from '../session';
+
+const MIN_PASSWORD = 10;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function AuthLayout({
+  title,
+  intro,
+  children,
+  footer,
+}: {
+  title: string;
+  intro: string;
+  children: ReactNode;
+  footer: ReactNode;
+}) {
+  return (
+    <main id="main" className="auth">
+      <div className="auth-card">
+        <p className="brand brand-large" aria-hidden="true">
+          Boxoffice
+        </p>
+        <h1 tabIndex={-1} data-page-heading>
+          {title}
+        </h1>
+        <p className="muted">{intro}</p>
+        {children}
+        <p className="auth-footer">{footer}</p>
+      </div>
+    </main>
+  );
+}
+
+type Errors<K extends string> = Partial<Record<K, string>>;
+
+/** Focuses the first field with an error, in form order. */
+function focusFirstInvalid(form: HTMLFormElement | null) {
+  form?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
+}
+
+export function SignUpPage() {
+  const { signUp } = useSession();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [organisationName, setOrganisationName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors<'organisation' | 'email' | 'password'>>({});
+  const [serverError, setServerError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const found: typeof errors = {};
+    if (!organisationName.trim()) found.organisation = 'Enter your organisation’s name.';
+    if (!EMAIL.test(email.trim())) found.email = 'Enter an email address like name@example.com.';
+    if (password.length < MIN_PASSWORD) found.password = `Use at least ${MIN_PASSWORD} characters.`;
+    setErrors(found);
+    setServerError(null);
+    if (Object.keys(found).length > 0) {
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
+    setBusy(true);
+    try {
+      await signUp({ organisation_name: organisationName.trim(), email: email.trim(), password });
+      navigate(routes.keys, { replace: true });
+    } catch (error) {
+      setServerError(error);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Create your organisation"
+      intro="Start on the Free plan: generate API keys now, and upgrade to Pro when you are ready to use them."
+      footer={
+        <>
+          Already have an account? <Link to={routes.signIn}>Sign in</Link>
+        </>
+      }
+    >
+      <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy}>
+        <TextField
+          label="Organisation name"
+          name="organisation_name"
+          autoComplete="organization"
+          value={organisationName}
+          onChange={setOrganisationName}
+          error={errors.organisation}
+          maxLength={100}
+          required
+        />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+          required
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${MIN_PASSWORD} characters.`}
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          minLength={MIN_PASSWORD}
+          maxLength={200}
+          required
+        />
+        {serverError !== null && <ErrorMessage error={serverError} />}
+        <button type="submit" className="button button-primary button-block" aria-disabled={busy}>
+          {busy ? 'Creating organisation…' : 'Create organisation'}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}
+
+export function SignInPage() {
+  const { signIn } = useSession();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors<'email' | 'password'>>({});
+  const [serverError, setServerError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const found: typeof errors = {};
+    if (!EMAIL.test(email.trim())) found.email = 'Enter the email address you signed up with.';
+    if (!password) found.password = 'Enter your password.';
+    setErrors(found);
+    setServerError(null);
+    if (Object.keys(found).length > 0) {
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
+    setBusy(true);
+    try {
+      await signIn({ email: email.trim(), password });
+      navigate(afterSignIn(), { replace: true });
+    } catch (error) {
+      setServerError(error);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Sign in"
+      intro="Manage your organisation’s API keys and plan."
+      footer={
+        <>
+          New to Boxoffice? <Link to={routes.signUp}>Create an organisation</Link>
+        </>
+      }
+    >
+      <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy}>
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+          required
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          required
+        />
+        {serverError !== null && <ErrorMessage error={serverError} />}
+        <button type="submit" className="button button-primary button-block" aria-disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,408 @@
+import type { ApiKey } from '@boxoffice/dashboard-contract';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { api, unwrap } from '../api';
+import { Dialog } from '../components/dialog';
+import { ErrorMessage, Loading } from '../components/feedback';
+import { FreePlanBanner } from '../components/free-plan-banner';
+import { TextField } from '../components/text-field';
+import { formatDateTime } from '../format';
+import { useSignedIn } from '../session';
+import { useResource } from '../use-resource';
+
+type Scope = ApiKey['scopes'][number];
+
+const SCOPES: { scope: Scope; label: string; help: string }[] = [
+  {
+    scope: 'read',
+    label: 'read',
+    help: 'Read events, tiers, orders, tickets, attendees, check-ins and payouts.',
+  },
+  { scope: 'write', label: 'write', help: 'Create and update events and ticket tiers.' },
+  {
+    scope: 'checkins:write',
+    label: 'checkins:write',
+    help: 'Check tickets in at the door. Door apps need read + checkins:write.',
+  },
+];
+
+const loadKeys = async () => unwrap(await api.listKeys(), 200).data;
+
+export function KeysPage() {
+  const { organisation } = useSignedIn();
+  const { resource, reload, update } = useResource(loadKeys);
+  const [created, setCreated] = useState<{ key: ApiKey; secret: string } | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const keysHeading = useRef<HTMLHeadingElement>(null);
+
+  return (
+    <>
+      <h1 tabIndex={-1} data-page-heading>
+        API keys
+      </h1>
+      <p className="muted lead">
+        Keys let your own servers call the Boxoffice API (<code>/api/v1</code>) for{' '}
+        {organisation.name}. Each key carries only the scopes you give it.
+      </p>
+      {organisation.plan === 'free' && <FreePlanBanner />}
+
+      <GenerateKeyForm
+        onCreated={(result) => {
+          update((keys) => [result.key, ...keys]);
+          setCreated(result);
+        }}
+      />
+
+      <section aria-labelledby="keys-title" className="section">
+        <h2 id="keys-title" ref={keysHeading} tabIndex={-1}>
+          Your keys
+        </h2>
+        <p className="visually-hidden" role="status">
+          {announcement}
+        </p>
+        {resource.status === 'loading' && <Loading>Loading keys…</Loading>}
+        {resource.status === 'error' && <ErrorMessage error={resource.error} onRetry={reload} />}
+        {resource.status === 'ready' &&
+          (resource.data.length === 0 ? (
+            <div className="empty">
+              <p>No API keys yet.</p>
+              <p className="muted">Generate one above; its secret is shown once, right after.</p>
+            </div>
+          ) : (
+            <KeysTable keys={resource.data} onRevoke={setRevoking} />
+          ))}
+      </section>
+
+      {created && (
+        <SecretDialog
+          name={created.key.name}
+          secret={created.secret}
+          onClose={() => {
+            // Forget the raw key: it is never shown again.
+            setCreated(null);
+            setAnnouncement(`Key “${created.key.name}” is ready to use.`);
+          }}
+        />
+      )}
+      {revoking && (
+        <RevokeDialog
+          apiKey={revoking}
+          onCancel={() => setRevoking(null)}
+          onRevoked={(key) => {
+            update((keys) => keys.map((k) => (k.id === key.id ? key : k)));
+            setRevoking(null);
+            setAnnouncement(`Key “${key.name}” revoked.`);
+            // Its Revoke button is gone: continue from the list's heading.
+            requestAnimationFrame(() => keysHeading.current?.focus());
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function GenerateKeyForm({
+  onCreated,
+}: {
+  onCreated: (result: { key: ApiKey; secret: string }) => void;
+}) {
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>(['read']);
+  const [errors, setErrors] = useState<{ name?: string; scopes?: string }>({});
+  const [serverError, setServerError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const scopesRef = useRef<HTMLFieldSetElement>(null);
+  const id = useId();
+
+  const toggle = (scope: Scope, checked: boolean) =>
+    setScopes((current) =>
+      checked
+        ? SCOPES.map((s) => s.scope).filter((s) => s === scope || current.includes(s))
+        : current.filter((s) => s !== scope),
+    );
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const found: typeof errors = {};
+    if (!name.trim()) found.name = 'Give the key a name, such as the app that will use it.';
+    if (scopes.length === 0) found.scopes = 'Choose at least one scope.';
+    setErrors(found);
+    setServerError(null);
+    if (found.name) return nameRef.current?.focus();
+    if (found.scopes) return scopesRef.current?.querySelector('input')?.focus();
+    setBusy(true);
+    try {
+      const { data } = unwrap(await api.createKey({ body: { name: name.trim(), scopes } }), 201);
+      setName('');
+      setScopes(['read']);
+      onCreated(data);
+    } catch (error) {
+      setServerError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby={`${id}-title`} className="section card">
+      <h2 id={`${id}-title`}>Generate a key</h2>
+      <form onSubmit={submit} noValidate aria-busy={busy}>
+        <TextField
+          ref={nameRef}
+          label="Key name"
+          hint="Where it will be used, e.g. “Door app” or “Nightly sync”."
+          name="name"
+          autoComplete="off"
+          value={name}
+          onChange={setName}
+          error={errors.name}
+          maxLength={100}
+          required
+        />
+        <fieldset
+          ref={scopesRef}
+          className="fieldset"
+          aria-describedby={errors.scopes ? `${id}-scopes-error` : undefined}
+        >
+          <legend>Scopes</legend>
+          {SCOPES.map(({ scope, label, help }) => (
+            <div className="checkbox" key={scope}>
+              <input
+                type="checkbox"
+                id={`${id}-${scope}`}
+                name="scopes"
+                value={scope}
+                checked={scopes.includes(scope)}
+                onChange={(event) => toggle(scope, event.target.checked)}
+                aria-describedby={`${id}-${scope}-help`}
+                aria-invalid={errors.scopes ? true : undefined}
+              />
+              <div>
+                <label htmlFor={`${id}-${scope}`}>
+                  <code>{label}</code>
+                </label>
+                <p className="field-hint" id={`${id}-${scope}-help`}>
+                  {help}
+                </p>
+              </div>
+            </div>
+          ))}
+          {errors.scopes && (
+            <p className="field-error" id={`${id}-scopes-error`}>
+              {errors.scopes}
+            </p>
+          )}
+        </fieldset>
+        {serverError !== null && <ErrorMessage error={serverError} />}
+        <button type="submit" className="button button-primary" aria-disabled={busy}>
+          {busy ? 'Generating…' : 'Generate key'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">API keys, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr key={key.id} className={key.status === 'revoked' ? 'row-revoked' : undefined}>
+              <th scope="row">{key.name}</th>
+              <td>
+                <code>{key.hint}</code>
+              </td>
+              <td>
+                <ul className="tags" aria-label="Scopes">
+                  {key.scopes.map((scope) => (
+                    <li key={scope} className="tag">
+                      {scope}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td>
+                <time dateTime={key.created_at}>{formatDateTime(key.created_at)}</time>
+              </td>
+              <td>
+                {key.last_used_at ? (
+                  <time dateTime={key.last_used_at}>{formatDateTime(key.last_used_at)}</time>
+                ) : (
+                  <span className="muted">never</span>
+                )}
+              </td>
+              <td>
+                <span className={`status status-${key.status}`}>{key.status}</span>
+                {key.revoked_at && (
+                  <span className="status-detail muted">
+                    <time dateTime={key.revoked_at}>{formatDateTime(key.revoked_at)}</time>
+                  </span>
+                )}
+              </td>
+              <td className="cell-actions">
+                {key.status === 'active' && (
+                  <button
+                    type="button"
+                    className="button button-danger-quiet"
+                    onClick={() => onRevoke(key)}
+                    aria-label={`Revoke ${key.name}`}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function SecretDialog({
+  name,
+  secret,
+  onClose,
+}: {
+  name: string;
+  secret: string;
+  onClose: () => void;
+}) {
+  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const inputId = useId();
+  const origin = window.location.origin;
+
+  const copySecret = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopy('copied');
+    } catch {
+      setCopy('failed');
+    }
+  };
+
+  return (
+    <Dialog title="Your new API key" onClose={onClose}>
+      <p>
+        The key <strong>{name}</strong> is ready. Copy it now.
+      </p>
+      <div className="field">
+        <label htmlFor={inputId}>Secret key</label>
+        <div className="copy-row">
+          <input
+            id={inputId}
+            className="secret"
+            readOnly
+            value={secret}
+            spellCheck={false}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={copySecret}
+            data-autofocus
+          >
+            {copy === 'copied' ? 'Copied' : 'Copy'}
+          </button>
+        </div>
+        <p className="field-hint" role="status">
+          {copy === 'copied' && 'Copied to the clipboard.'}
+          {copy === 'failed' && 'Could not copy: select the key and copy it yourself.'}
+        </p>
+      </div>
+      <div className="notice notice-warning">
+        <p>
+          <strong>This key cannot be shown again.</strong> Keep it on your server, in an environment
+          variable such as <code>BOXOFFICE_API_KEY</code>: never in browser code, a mobile app or a
+          repository.
+        </p>
+      </div>
+      <p>Try it:</p>
+      <pre className="code-block">
+        <code>{`export BOXOFFICE_API_KEY='<the key above>'\ncurl -H "Authorization: Bearer $BOXOFFICE_API_KEY" ${origin}/api/v1/events`}</code>
+      </pre>
+      <div className="dialog-actions">
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function RevokeDialog({
+  apiKey,
+  onCancel,
+  onRevoked,
+}: {
+  apiKey: ApiKey;
+  onCancel: () => void;
+  onRevoked: (key: ApiKey) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const revoke = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = unwrap(await api.revokeKey({ params: { id: apiKey.id } }), 200);
+      onRevoked(data);
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title={`Revoke “${apiKey.name}”?`}
+      role="alertdialog"
+      onClose={() => !busy && onCancel()}
+    >
+      <p>
+        Requests made with <code>{apiKey.hint}</code> are refused from the next one on. Anything
+        still using it stops working. This cannot be undone.
+      </p>
+      {error !== null && <ErrorMessage error={error} />}
+      <div className="dialog-actions">
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={onCancel}
+          disabled={busy}
+          data-autofocus
+        >
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={revoke}
+          aria-disabled={busy}
+        >
+          {busy ? 'Revoking…' : 'Revoke key'}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

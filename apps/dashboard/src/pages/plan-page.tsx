@@ -1,0 +1,211 @@
+import type { Plan, PlanState } from '@boxoffice/dashboard-contract';
+import { useState } from 'react';
+import { api, unwrap } from '../api';
+import { Dialog } from '../components/dialog';
+import { ErrorMessage, Loading } from '../components/feedback';
+import { FreePlanBanner } from '../components/free-plan-banner';
+import { formatDateTime, planName } from '../format';
+import { useSignedIn } from '../session';
+import { useResource } from '../use-resource';
+
+const loadPlan = async () => unwrap(await api.getPlan(), 200).data;
+
+const PLANS: Record<Plan, { summary: string; features: string[] }> = {
+  free: {
+    summary: 'The dashboard, and API keys that are refused until you upgrade.',
+    features: [
+      'Generate and revoke API keys',
+      'Every API request made with a key is refused (402)',
+    ],
+  },
+  pro: {
+    summary: 'Full access to the Boxoffice API with your keys.',
+    features: [
+      'Events, tiers, orders, tickets, attendees and payouts over the API',
+      'Door check-ins from your own apps',
+    ],
+  },
+};
+
+export function PlanPage() {
+  const { user, updateOrganisation } = useSignedIn();
+  const { resource, reload, update } = useResource(loadPlan);
+  const [confirmDowngrade, setConfirmDowngrade] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [announcement, setAnnouncement] = useState('');
+
+  const change = async (plan: Plan) => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = unwrap(await api.setPlan({ body: { plan } }), 200);
+      update(() => data);
+      updateOrganisation({ plan: data.plan, plan_changed_at: data.plan_changed_at });
+      setAnnouncement(`Your organisation is now on the ${planName(data.plan)} plan.`);
+      setConfirmDowngrade(false);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <h1 tabIndex={-1} data-page-heading>
+        Plan
+      </h1>
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
+      {resource.status === 'loading' && <Loading>Loading your plan…</Loading>}
+      {resource.status === 'error' && <ErrorMessage error={resource.error} onRetry={reload} />}
+      {resource.status === 'ready' && (
+        <>
+          {resource.data.plan === 'free' && <FreePlanBanner showLink={false} />}
+          <CurrentPlan
+            state={resource.data}
+            busy={busy}
+            onUpgrade={() => void change('pro')}
+            onDowngrade={() => setConfirmDowngrade(true)}
+          />
+          {error !== null && !confirmDowngrade && <ErrorMessage error={error} />}
+          <History state={resource.data} userId={user.id} />
+        </>
+      )}
+      {confirmDowngrade && (
+        <Dialog
+          title="Downgrade to Free?"
+          role="alertdialog"
+          onClose={() => {
+            if (busy) return;
+            setConfirmDowngrade(false);
+            setError(null);
+          }}
+        >
+          <p>
+            From now on the API refuses every request made with your keys (402). The keys stay, and
+            work again as soon as you upgrade.
+          </p>
+          {error !== null && <ErrorMessage error={error} />}
+          <div className="dialog-actions">
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => {
+                setConfirmDowngrade(false);
+                setError(null);
+              }}
+              disabled={busy}
+              data-autofocus
+            >
+              Stay on Pro
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => void change('free')}
+              aria-disabled={busy}
+            >
+              {busy ? 'Downgrading…' : 'Downgrade to Free'}
+            </button>
+          </div>
+        </Dialog>
+      )}
+    </>
+  );
+}
+
+function CurrentPlan({
+  state,
+  busy,
+  onUpgrade,
+  onDowngrade,
+}: {
+  state: PlanState;
+  busy: boolean;
+  onUpgrade: () => void;
+  onDowngrade: () => void;
+}) {
+  const details = PLANS[state.plan];
+  return (
+    <section className="section card plan-card" aria-labelledby="current-plan-title">
+      <h2 id="current-plan-title">
+        Current plan: <span className={`plan-name plan-${state.plan}`}>{planName(state.plan)}</span>
+      </h2>
+      <p className="muted">
+        {state.plan_changed_at ? (
+          <>
+            Since{' '}
+            <time dateTime={state.plan_changed_at}>{formatDateTime(state.plan_changed_at)}</time>
+          </>
+        ) : (
+          'Since the organisation was created'
+        )}
+      </p>
+      <p>{details.summary}</p>
+      <ul className="features">
+        {details.features.map((feature) => (
+          <li key={feature}>{feature}</li>
+        ))}
+      </ul>
+      {state.plan === 'free' ? (
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={onUpgrade}
+          aria-disabled={busy}
+        >
+          {busy ? 'Upgrading…' : 'Upgrade to Pro'}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={onDowngrade}
+          aria-disabled={busy}
+        >
+          Downgrade to Free
+        </button>
+      )}
+      <p className="field-hint">Changes take effect immediately.</p>
+    </section>
+  );
+}
+
+/** `changed_by` is a user id, or null when Boxoffice changed the plan for you. */
+function changedBy(by: string | null, userId: string): string {
+  if (by === null) return 'by Boxoffice';
+  return by === userId ? 'by you' : 'by another member of your organisation';
+}
+
+function History({ state, userId }: { state: PlanState; userId: string }) {
+  return (
+    <section className="section" aria-labelledby="plan-history-title">
+      <h2 id="plan-history-title">History</h2>
+      {state.history.length === 0 ? (
+        <p className="empty">
+          No changes yet: the organisation has been on the {planName(state.plan)} plan since it was
+          created.
+        </p>
+      ) : (
+        <ol className="history">
+          {state.history.map((entry) => (
+            <li key={`${entry.changed_at}-${entry.to}`}>
+              <span className="history-change">
+                {entry.from === 'free' ? 'Upgraded' : 'Downgraded'} from {planName(entry.from)} to{' '}
+                {planName(entry.to)}
+              </span>
+              <span className="muted">
+                <time dateTime={entry.changed_at}>{formatDateTime(entry.changed_at)}</time>
+                {` ${changedBy(entry.changed_by, userId)}`}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// The browser journey: it drives the built dashboard (`dist/`) served by the real API server.
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
