@@ -1,9 +1,10 @@
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { inject } from 'vitest';
 import type { Scope } from '@boxoffice/contract';
 import { createApp } from '../src/app';
+import { freePort } from '../src/db/embedded';
 import { createOrm, type Orm } from '../src/db/orm';
 import type { AttemptLimiter } from '../src/http/attempt-limit';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
@@ -133,11 +134,5 @@ export async function call<T = any>(
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
-/** A local TCP port with nothing listening on it (bound once, then released). */
-export async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+/** A local TCP port with nothing listening on it (the kernel's free port, released at once). */
+export const closedPort = freePort;
