@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
-const ConfigSchema = z.object({
+export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: integer(3000).pipe(z.number().max(65535)),
