@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { apiReference } from '@scalar/express-api-reference';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import { contract } from '@boxoffice/contract';
-import { dashboardContract } from '@boxoffice/dashboard-contract';
+import { API_BASE_PATH, contract } from '@boxoffice/contract';
+import { DASHBOARD_API_BASE_PATH, dashboardContract } from '@boxoffice/dashboard-contract';
 import type { Redis as AttemptLimiterRedis } from 'ioredis';
 import express from 'express';
 import type { Logger } from 'pino';
@@ -13,9 +13,11 @@ import { jsonBody } from './http/body';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { idempotency } from './http/idempotency';
 import { requestLogger } from './http/logger';
+import { createMetrics, metricsEndpoint, type Metrics } from './http/metrics';
 import { buildOpenApiDocument } from './http/openapi';
 import type { RateLimits } from './http/rate-limit';
 import { requestId } from './http/request-id';
+import { RoutePatterns, routeLabel } from './http/routes';
 import { dashboardSession, sessionCookies } from './http/session';
 import { dashboardRouter } from './modules/dashboard/dashboard.router';
 import { attendeesRouter } from './modules/attendees/attendee.router';
@@ -38,6 +40,12 @@ export interface AppDeps {
   secureCookies?: boolean;
   /** Sign-in attempts per address and email; in-process by default. */
   loginAttempts?: AttemptLimiter;
+  /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client address. */
+  trustProxy?: number | string | undefined;
+  /** This app's Prometheus metrics; by default a registry of its own. */
+  metrics?: Metrics;
+  /** With a token, `GET /metrics` on this app too, for `Authorization: Bearer <token>` only. */
+  metricsToken?: string | undefined;
 }
 
 /** Ten sign-in attempts per address and email per quarter hour. */
@@ -51,15 +59,16 @@ export const defaultLoginAttempts = (redis?: AttemptLimiterRedis): AttemptLimite
   });
 
 const s = initServer();
-const router = s.router(contract, {
-  events: eventsRouter,
-  tiers: tiersRouter,
-  orders: ordersRouter,
-  tickets: ticketsRouter,
-  attendees: attendeesRouter,
-  checkins: checkinsRouter,
-  payouts: payoutsRouter,
-});
+const publicRouter = (metrics: Metrics) =>
+  s.router(contract, {
+    events: eventsRouter,
+    tiers: tiersRouter,
+    orders: ordersRouter,
+    tickets: ticketsRouter,
+    attendees: attendeesRouter,
+    checkins: checkinsRouter(metrics.scanned),
+    payouts: payoutsRouter,
+  });
 
 /** The built single-page dashboard; paths without a file get its `index.html` (client routing). */
 function dashboardPages(dir: string): express.Router {
@@ -86,13 +95,18 @@ async function within<T>(ms: number, probe: Promise<T>): Promise<T | 'timeout'> 
 
 export function createApp(deps: AppDeps): express.Express {
   const { orm, rateLimits, logger } = deps;
+  const metrics = deps.metrics ?? createMetrics({ orm });
+  const routes = new RoutePatterns()
+    .add(contract, API_BASE_PATH)
+    .add(dashboardContract, DASHBOARD_API_BASE_PATH);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
 
   app.use(requestId);
-  app.use(requestLogger(logger));
+  app.use(requestLogger(logger, { routes, metrics }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -129,23 +143,29 @@ export function createApp(deps: AppDeps): express.Express {
     res.json({ status: 'ready', checks });
   });
 
+  if (deps.metricsToken) app.get('/metrics', metricsEndpoint(metrics, deps.metricsToken));
+
   const openApiDocument = buildOpenApiDocument(deps.version ?? '1.0.0');
   app.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  app.use('/docs', apiReference({ url: '/openapi.json', pageTitle: 'Boxoffice API reference' }));
+  app.use(
+    '/docs',
+    routeLabel('/docs'),
+    apiReference({ url: '/openapi.json', pageTitle: 'Boxoffice API reference' }),
+  );
 
   const api = express.Router();
   api.use((_req, res, next) => {
     res.locals.em = orm.em.fork();
     next();
   });
-  createExpressEndpoints(contract, router, api, {
+  createExpressEndpoints(contract, publicRouter(metrics), api, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,
     globalMiddleware: [
-      apiAccess(rateLimits),
+      apiAccess(rateLimits, metrics.rateLimited),
       ...jsonBody(deps.bodyLimitBytes),
       idempotency(logger),
     ],
@@ -154,7 +174,7 @@ export function createApp(deps: AppDeps): express.Express {
   // Unmatched requests end inside this router: falling out of it, an OPTIONS request for a known
   // path would get the router's automatic plain-text answer instead of the JSON 404.
   api.use(notFoundHandler);
-  app.use('/api/v1', api);
+  app.use(API_BASE_PATH, api);
 
   const dashboardApi = express.Router();
   dashboardApi.use((_req, res, next) => {
@@ -177,8 +197,10 @@ export function createApp(deps: AppDeps): express.Express {
     },
   );
   dashboardApi.use(notFoundHandler);
-  app.use('/dashboard/api', dashboardApi);
-  if (deps.dashboardDir) app.use('/dashboard', dashboardPages(deps.dashboardDir));
+  app.use(DASHBOARD_API_BASE_PATH, dashboardApi);
+  if (deps.dashboardDir) {
+    app.use('/dashboard', routeLabel('/dashboard/*'), dashboardPages(deps.dashboardDir));
+  }
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

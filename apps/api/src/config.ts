@@ -1,12 +1,25 @@
 import { z } from 'zod';
 
-const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+/** Digits only: `Number()` would also take ' ' (0), '0x10' or '1e3'. */
+const digits = (message: string) => z.string().trim().regex(/^\d+$/, message).transform(Number);
+
+const integer = (fallback: number, min = 0) =>
+  digits('must be a whole number')
+    .pipe(z.number().min(min, `must be at least ${min}`))
+    .default(String(fallback));
+
+const port = digits('must be a port number (0–65535)').pipe(
+  z.number().max(65535, 'must be a port number (0–65535)'),
+);
 
 export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
-  PORT: integer(3000).pipe(z.number().max(65535)),
-  /** PostgreSQL connection string. Without it the server starts an embedded PostgreSQL. */
+  PORT: port.default('3000'),
+  /**
+   * PostgreSQL connection string. Without it the server starts an embedded PostgreSQL, a
+   * development convenience: required when NODE_ENV is production.
+   */
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
@@ -29,7 +42,27 @@ export const ConfigSchema = z.object({
   DASHBOARD_DIR: z.string().min(1).optional(),
   /** Session cookies marked `Secure`; defaults to true when NODE_ENV is production. */
   COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+  /**
+   * Which proxies to believe about the client's address (`X-Forwarded-For`), as Express's
+   * `trust proxy`: a hop count (`1` behind one load balancer), `loopback`, addresses or subnets.
+   * Unset, the peer address is the client's.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(\d+|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, 'must be a hop count or a list of addresses')
+    .transform((value): number | string => (/^\d+$/.test(value) ? Number(value) : value))
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A second port serving only `GET /metrics` (Prometheus); none unless set. */
+  METRICS_PORT: port.optional(),
+  /** The interface of METRICS_PORT. */
+  METRICS_HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * A bearer token for `/metrics`: with it, the main port serves `/metrics` too, and every
+   * `/metrics` (on either port) requires `Authorization: Bearer <token>`.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -38,14 +71,97 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Parses the environment once; a bad value stops the process with a message naming the variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = ConfigSchema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+/** Rules between variables; each names the variable to change. */
+function crossChecks(config: Config, issue: (name: keyof Config, message: string) => void): void {
+  if (config.NODE_ENV === 'production' && !config.DATABASE_URL) {
+    issue(
+      'DATABASE_URL',
+      'is required when NODE_ENV is production (the embedded PostgreSQL is for development only)',
     );
+  }
+  if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0) {
+    if (config.METRICS_PORT === config.PORT) issue('METRICS_PORT', 'must differ from PORT');
+  }
+}
+
+const EnvironmentSchema = ConfigSchema.superRefine((config, ctx) => {
+  crossChecks(config, (name, message) => ctx.addIssue({ code: 'custom', path: [name], message }));
+});
+
+/**
+ * Parses the environment once; a bad value stops the process with a message naming the variable
+ * (never echoing a value, which may be a secret). An empty variable counts as unset, as
+ * `VAR=${VAR:-}` in a compose file produces one.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present: Record<string, string> = {};
+  for (const name of Object.keys(ConfigSchema.shape)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') present[name] = value;
+  }
+  const result = EnvironmentSchema.safeParse(present);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      const message =
+        issue.code === 'invalid_type' && issue.received === 'undefined'
+          ? 'is required'
+          : issue.message;
+      return `${name}: ${message}`;
+    });
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   return result.data;
+}
+
+/** The secret parts of a configuration: connection-string passwords and the metrics token. */
+export function configSecrets(
+  config: Partial<Pick<Config, 'DATABASE_URL' | 'REDIS_URL' | 'METRICS_TOKEN'>>,
+): string[] {
+  const secrets = new Set<string>();
+  for (const url of [config.DATABASE_URL, config.REDIS_URL]) {
+    const password = url ? passwordOf(url) : undefined;
+    if (password) {
+      secrets.add(password);
+      // A connection string carries the password percent-encoded; errors may show either form.
+      secrets.add(safeDecode(password));
+    }
+  }
+  if (config.METRICS_TOKEN) secrets.add(config.METRICS_TOKEN);
+  return [...secrets].filter((secret) => secret.length > 0);
+}
+
+function passwordOf(url: string): string | undefined {
+  try {
+    return new URL(url).password || undefined;
+  } catch {
+    // Not parseable as a URL: take what sits between `user:` and `@`.
+    return /^[a-z]+:\/\/[^:/@]*:([^@]*)@/i.exec(url)?.[1];
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `text` with every secret replaced, for messages that may quote a connection string. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.replaceAll(secret, '[redacted]');
+  return out;
+}
+
+/** A connection string safe to print: the password replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = 'redacted';
+    return parsed.toString();
+  } catch {
+    return url.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1redacted@');
+  }
 }

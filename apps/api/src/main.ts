@@ -1,17 +1,21 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { createApp, defaultLoginAttempts } from './app';
+import { answerProtocolErrors } from './http/client-error';
 import { defaultDashboardDir } from './db/paths';
-import { loadConfig, type Config } from './config';
-import { startEmbeddedDatabase } from './db/bootstrap';
+import { configSecrets, loadConfig, redactSecrets, redactUrl, type Config } from './config';
 import { createOrm, migrate } from './db/orm';
-import { createLogger } from './http/logger';
+import { closeLogger, createLogger } from './http/logger';
+import { createMetrics, metricsListener } from './http/metrics';
 import { createRateLimits } from './http/rate-limit';
 import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.service';
 
 async function main(config: Config): Promise<void> {
   const logger = createLogger(config);
-  const embedded = config.DATABASE_URL ? null : await startEmbeddedDatabase(config, logger);
+  // The embedded database (a development convenience) is loaded only when used.
+  const embedded = config.DATABASE_URL
+    ? null
+    : await (await import('./db/bootstrap')).startEmbeddedDatabase(config, logger);
   const databaseUrl = config.DATABASE_URL ?? embedded!.url;
 
   const orm = await createOrm({
@@ -38,20 +42,41 @@ async function main(config: Config): Promise<void> {
     redis,
   });
 
+  const metrics = createMetrics({ orm });
   const dashboardDir = config.DASHBOARD_DIR ?? defaultDashboardDir();
   const app = createApp({
     orm,
     rateLimits,
     logger,
+    metrics,
+    metricsToken: config.METRICS_TOKEN,
+    trustProxy: config.TRUST_PROXY,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     dashboardDir,
     secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
     loginAttempts: defaultLoginAttempts(redis),
   });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(config.PORT, config.HOST, () => resolve(listening));
-  });
-  logger.info({ port: config.PORT, rateLimitStore: rateLimits.store }, 'Boxoffice API listening');
+  const httpServer = createServer(app);
+  answerProtocolErrors(httpServer);
+  const server = await listen(httpServer, config.PORT, config.HOST);
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await listen(
+          createServer(metricsListener(metrics, config.METRICS_TOKEN)),
+          config.METRICS_PORT,
+          config.METRICS_HOST,
+        );
+  logger.info(
+    {
+      port: portOf(server),
+      metricsPort: metricsServer ? portOf(metricsServer) : undefined,
+      metricsOnMainPort: Boolean(config.METRICS_TOKEN),
+      rateLimitStore: rateLimits.store,
+      database: redactUrl(databaseUrl),
+    },
+    'Boxoffice API listening',
+  );
   if (embedded) embedded.announce(config.PORT);
 
   const purge = setInterval(() => {
@@ -70,21 +95,51 @@ async function main(config: Config): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    await Promise.all([close(server), metricsServer && close(metricsServer)]);
     await orm.close();
     redis?.disconnect();
     await embedded?.stop();
     logger.info('stopped');
+    await closeLogger(logger);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-main(loadConfig()).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+function listen(server: Server, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+const portOf = (server: Server): number | undefined => {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : undefined;
+};
+
+/** Startup failures print one message (secrets removed) and exit 1, before any request is served. */
+function fail(error: unknown, secrets: readonly string[] = []): never {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${redactSecrets(message, secrets)}\n`);
   process.exit(1);
-});
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  fail(error);
+}
+main(config).catch((error: unknown) => fail(error, configSecrets(config)));

@@ -106,6 +106,38 @@ describe('request bodies', () => {
     }
   });
 
+  it('refuses bodies nested deeper than 32 levels before walking them, with or without a key', async () => {
+    const tenant = await createTenant();
+    const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    for (const headers of [{}, { 'idempotency-key': 'deep-body' }] as Record<string, string>[]) {
+      for (const [method, path] of [
+        ['POST', '/api/v1/checkins'],
+        ['POST', '/api/v1/events'],
+        ['PATCH', '/api/v1/events/evt_0000000000000000000000'],
+      ]) {
+        const result = await call(server, method!, path!, {
+          key: tenant.key,
+          rawBody: `{"name":${deep(20_000)}}`,
+          headers: { 'content-type': 'application/json', ...headers },
+        });
+        expectJsonError(
+          result,
+          400,
+          'request body nests arrays or objects more than 32 levels deep',
+        );
+        expect(result.body.code).toBe('body_too_deep');
+      }
+    }
+    // Within the limit, the body reaches validation, which names the field.
+    const shallow = await call(server, 'POST', '/api/v1/checkins', {
+      key: tenant.key,
+      rawBody: `{"code":${deep(31)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(shallow.status).toBe(400);
+    expect(shallow.body.code).toBe('validation_failed');
+  });
+
   it('answers another Content-Type on POST and PATCH with a JSON 400', async () => {
     const tenant = await createTenant();
     for (const [method, path] of [

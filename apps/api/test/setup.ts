@@ -7,6 +7,7 @@ import { createApp } from '../src/app';
 import { freePort } from '../src/db/embedded';
 import { createOrm, type Orm } from '../src/db/orm';
 import type { AttemptLimiter } from '../src/http/attempt-limit';
+import { answerProtocolErrors } from '../src/http/client-error';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
 import { generateKey } from '../src/modules/api-keys/api-key.service';
 import type { Plan } from '../src/modules/organisations/organisation.entity';
@@ -56,6 +57,7 @@ export async function startTestServer(
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  answerProtocolErrors(server);
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,

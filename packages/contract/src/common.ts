@@ -128,9 +128,14 @@ export const TimeZoneSchema = z
 /** Minor units of a currency (cents): a non-negative integer, never a float; stored as int4. */
 export const MoneySchema = z.number().int().nonnegative().max(2_147_483_647);
 
-/** Free text as PostgreSQL can store it: any characters but NUL. */
+/**
+ * Free text as PostgreSQL can store it: any characters but NUL, and well-formed Unicode (a lone
+ * UTF-16 surrogate, as JSON's `"\ud800"` can carry, would be stored as U+FFFD, changing the text).
+ */
 // eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
-export const TextSchema = z.string().regex(/^[^\u0000]*$/);
+export const TextSchema = z.string().regex(/^[^\u0000\uD800-\uDFFF]*$/u, {
+  message: 'must be text without NUL characters or unpaired UTF-16 surrogates',
+});
 
 // ---------------------------------------------------------------------------
 // Query parameters arrive as strings (or arrays, when repeated). Each parser takes whatever came

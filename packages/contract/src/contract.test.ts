@@ -117,6 +117,17 @@ describe('bodies', () => {
     expect(extra.error?.issues[0]?.code).toBe('unrecognized_keys');
   });
 
+  it('takes any well-formed text but refuses NUL and unpaired surrogates', () => {
+    for (const name of ['Gig 🎟️ Großes Fest', 'مرحبا', '𝄞 clef']) {
+      expect(EventCreateSchema.safeParse({ ...event, name }).success, name).toBe(true);
+    }
+    for (const name of ['a\u0000b', 'lone \ud800', '\udc00 first', 'swapped \udc00\ud800']) {
+      expect(EventCreateSchema.safeParse({ ...event, name }).success, JSON.stringify(name)).toBe(
+        false,
+      );
+    }
+  });
+
   it('checks time zones and currencies with messages naming the field', () => {
     expect(firstMessage(EventCreateSchema.safeParse({ ...event, timezone: 'Mars/Base' }))).toMatch(
       /^timezone must be an IANA time zone/,

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { RouteMetadata } from '@boxoffice/contract';
+import type { RateLimitClass, RouteMetadata } from '@boxoffice/contract';
 import { authenticateKey } from '../modules/api-keys/api-key.service';
 import { AppError } from './errors';
 import { rateLimitClassOf, rateLimitHeaders, type RateLimits } from './rate-limit';
@@ -14,37 +14,60 @@ const invalidKey = () =>
 const PLAN_REQUIRED_MESSAGE =
   'API access requires the Pro plan. Upgrade in the dashboard under Settings → Plan.';
 
+/** A refusal after authentication still reports the key's rate-limit window, without counting. */
+async function refuse(
+  rateLimits: RateLimits,
+  apiKeyId: string,
+  kind: RateLimitClass,
+  error: AppError,
+): Promise<never> {
+  const state = await rateLimits.peek(apiKeyId, kind).catch(() => null);
+  throw new AppError(error.status, error.code, error.message, state ? rateLimitHeaders(state) : {});
+}
+
 /**
  * The access checks of every public route, in the documented order: 401 (key) → 402 (plan) →
  * 403 (scope) → 429 (rate limit). Request validation and the handler come after.
+ * `onRateLimited` hears of every 429 (e.g. to count them).
  */
-export function apiAccess(rateLimits: RateLimits): RequestHandler {
+export function apiAccess(
+  rateLimits: RateLimits,
+  onRateLimited: (kind: RateLimitClass) => void = () => undefined,
+): RequestHandler {
   return async (req, res, next) => {
     const match = BEARER.exec(req.get('authorization') ?? '');
     const key = match?.[1] ? await authenticateKey(res.locals.em, match[1]) : null;
     if (!key) throw invalidKey();
 
     const kind = rateLimitClassOf(req.method);
-    const refuse = async (error: AppError): Promise<never> => {
-      // Refusals after authentication still report the key's rate-limit window, without counting.
-      const state = await rateLimits.peek(key.apiKeyId, kind).catch(() => null);
-      throw new AppError(
-        error.status,
-        error.code,
-        error.message,
-        state ? rateLimitHeaders(state) : {},
+    if (key.plan !== 'pro') {
+      await refuse(
+        rateLimits,
+        key.apiKeyId,
+        kind,
+        new AppError(402, 'plan_required', PLAN_REQUIRED_MESSAGE),
       );
-    };
-    if (key.plan !== 'pro') await refuse(new AppError(402, 'plan_required', PLAN_REQUIRED_MESSAGE));
+    }
 
     const scope = (req as { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute?.metadata
       ?.scope;
     if (!scope) throw new Error(`route ${req.method} ${req.path} declares no scope`);
     if (!key.scopes.includes(scope)) {
-      await refuse(new AppError(403, 'missing_scope', `This API key lacks the '${scope}' scope`));
+      await refuse(
+        rateLimits,
+        key.apiKeyId,
+        kind,
+        new AppError(403, 'missing_scope', `This API key lacks the '${scope}' scope`),
+      );
     }
 
-    const state = await rateLimits.consume(key.apiKeyId, kind);
+    let state;
+    try {
+      state = await rateLimits.consume(key.apiKeyId, kind);
+    } catch (error) {
+      if (error instanceof AppError && error.status === 429) onRateLimited(kind);
+      throw error;
+    }
     res.set(rateLimitHeaders(state));
     res.locals.auth = {
       apiKeyId: key.apiKeyId,

@@ -1,6 +1,21 @@
 import express, { type RequestHandler } from 'express';
 import { AppError } from './errors';
 
+/** No valid body nests deeper; deeper ones are refused before anything walks them recursively. */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether `value` nests arrays and objects more than `max` levels deep (checked without recursion). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * Parses JSON bodies of POST/PATCH after the access checks, so an unauthenticated caller is
  * refused before its body is read. Any other content type is a 400 naming the expected one.
@@ -28,6 +43,16 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
     (req, res, next) => {
       if (req.method === 'GET' || req.method === 'HEAD') return next();
       parse(req, res, next);
+    },
+    (req, _res, next) => {
+      if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
+        throw new AppError(
+          400,
+          'body_too_deep',
+          `request body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep`,
+        );
+      }
+      next();
     },
   ];
 }

@@ -20,6 +20,10 @@ declare global {
       auth?: RequestAuth;
       /** The dashboard user's session, on `/dashboard/api` routes. */
       dashboard?: ActiveSession;
+      /** `performance.now()` when the request arrived (for its duration). */
+      startedAt: number;
+      /** The route label of a request not answered by a contract route (see `routeLabel`). */
+      route?: string;
     }
   }
 }

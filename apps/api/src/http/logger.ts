@@ -1,35 +1,127 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import pino, { type Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
-import type { Config } from '../config';
+import type { ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import pino, { type DestinationStream, type Logger, type SerializedError } from 'pino';
+import { configSecrets, redactSecrets, type Config } from '../config';
+import type { Metrics } from './metrics';
+import type { RoutePatterns } from './routes';
 
-export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'>): Logger {
-  const pretty = config.NODE_ENV === 'development' && process.stdout.isTTY;
-  return pino({
+export type LoggerConfig = Pick<Config, 'LOG_LEVEL' | 'NODE_ENV'> &
+  Partial<Pick<Config, 'DATABASE_URL' | 'REDIS_URL' | 'METRICS_TOKEN'>>;
+
+/** Wherever headers get logged, credentials do not. */
+const REDACTED_PATHS = [
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+/**
+ * JSON lines (pretty only in development on a terminal). Logged errors have the configuration's
+ * secrets (connection-string passwords, the metrics token) replaced, should a message quote them.
+ * Without a `destination`, lines go to stdout asynchronously: a slow reader of the pipe (a log
+ * collector) never blocks the event loop, and writes batch under load. See `closeLogger`.
+ */
+export function createLogger(config: LoggerConfig, destination?: DestinationStream): Logger {
+  const pretty = !destination && config.NODE_ENV === 'development' && process.stdout.isTTY;
+  const secrets = configSecrets(config);
+  const serializeError = pino.stdSerializers.err;
+  const options: pino.LoggerOptions = {
     level: config.LOG_LEVEL,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-      censor: '[redacted]',
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      err:
+        secrets.length === 0
+          ? serializeError
+          : (error: Error) => redactError(serializeError(error), secrets),
     },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {}),
+  };
+  if (pretty) {
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { singleLine: true } },
+    });
+  }
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+}
+
+/**
+ * Writes out every pending line and closes the logger's stream (stdout itself stays open): call it
+ * last before `process.exit`, whose own final flush could land after a write still in flight.
+ */
+export function closeLogger(logger: Logger, timeoutMs = 2000): Promise<void> {
+  const stream: unknown = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  if (!isClosable(stream)) return Promise.resolve();
+  return new Promise((resolve) => {
+    // A reader that stopped reading must not hold the exit up.
+    const timer = setTimeout(resolve, timeoutMs);
+    stream.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    stream.end();
   });
 }
 
-/** One line per request: id, method, route, status, duration and the key id (never the key). */
-export function requestLogger(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: (_req: IncomingMessage, res: ServerResponse) =>
-      (res as ServerResponse & { locals?: { requestId?: string } }).locals?.requestId ?? '',
-    customProps: (_req, res) => ({
-      keyId: (res as ServerResponse & { locals?: { auth?: { apiKeyId: string } } }).locals?.auth
-        ?.apiKeyId,
-    }),
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-    customLogLevel: (_req, res, error) =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'info',
-  });
+interface Closable {
+  end(): void;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+const isClosable = (stream: unknown): stream is Closable =>
+  typeof (stream as Partial<Closable> | undefined)?.end === 'function' &&
+  typeof (stream as Partial<Closable>).once === 'function';
+
+function redactError(error: SerializedError, secrets: readonly string[]): SerializedError {
+  const out: SerializedError = { ...error };
+  if (typeof out.message === 'string') out.message = redactSecrets(out.message, secrets);
+  if (typeof out.stack === 'string') out.stack = redactSecrets(out.stack, secrets);
+  return out;
+}
+
+export interface RequestLoggerOptions {
+  /** Names the route of each request (a pattern, never the raw path). */
+  routes: RoutePatterns;
+  /** Fed the same observation as the log line. */
+  metrics?: Pick<Metrics, 'observeRequest'>;
+}
+
+/**
+ * One line per request when its response is done: request id, method, route pattern, status,
+ * duration, and who called (the key id, never the key; the dashboard user's id). No headers and no
+ * bodies. The listener is shared by every request (no closure per request).
+ */
+export function requestLogger(logger: Logger, options: RequestLoggerOptions): RequestHandler {
+  const { routes, metrics } = options;
+
+  function onClose(this: ServerResponse): void {
+    const res = this as Response;
+    const req = res.req as Request;
+    const { locals } = res;
+    const durationMs = performance.now() - locals.startedAt;
+    const route = routes.of(req, res);
+    // A response the client abandoned is logged as such; nginx's 499 names it in the metrics.
+    const finished = res.writableFinished;
+    const status = finished ? res.statusCode : 499;
+    metrics?.observeRequest(req.method, route, status, durationMs / 1000);
+    const line = {
+      requestId: locals.requestId,
+      method: req.method,
+      route,
+      status,
+      durationMs: Math.round(durationMs * 100) / 100,
+      keyId: locals.auth?.apiKeyId,
+      userId: locals.dashboard?.user.id,
+    };
+    if (status >= 500) logger.error(line, 'request failed');
+    else logger.info(line, finished ? 'request completed' : 'request aborted');
+  }
+
+  return (_req, res, next) => {
+    res.locals.startedAt = performance.now();
+    res.once('close', onClose);
+    next();
+  };
 }

@@ -33,6 +33,25 @@ export interface RateLimitOptions {
   redis?: Redis;
   /** Separates counters of different deployments or test runs sharing one Redis. */
   keyPrefix?: string;
+  /**
+   * How long a Redis operation may take before the request is refused with a 503. A Redis that
+   * accepts connections but does not answer would otherwise hold every request indefinitely.
+   */
+  storeTimeoutMs?: number;
+}
+
+/** Settles as `operation` does, or rejects with a 503 once `ms` pass without an answer. */
+async function bounded<T>(operation: Promise<T>, ms: number | undefined): Promise<T> {
+  if (ms === undefined) return operation;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(serviceUnavailable()), ms);
+  });
+  try {
+    return await Promise.race([operation, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function createRateLimits(options: RateLimitOptions): RateLimits {
@@ -41,6 +60,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     write: options.writesPerMinute,
   };
   const prefix = options.keyPrefix ?? 'bxo:rl';
+  const timeoutMs = options.redis ? (options.storeTimeoutMs ?? 1000) : undefined;
   const make = (kind: RateLimitClass): RateLimiterAbstract =>
     options.redis
       ? new RateLimiterRedis({
@@ -70,7 +90,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     store: options.redis ? 'redis' : 'memory',
     async consume(apiKeyId, kind) {
       try {
-        return stateOf(kind, await limiters[kind].consume(apiKeyId, 1));
+        return stateOf(kind, await bounded(limiters[kind].consume(apiKeyId, 1), timeoutMs));
       } catch (error) {
         if (!(error instanceof RateLimiterRes)) throw serviceUnavailable();
         const state = stateOf(kind, error);
@@ -85,7 +105,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     },
     async peek(apiKeyId, kind) {
       try {
-        return stateOf(kind, await limiters[kind].get(apiKeyId));
+        return stateOf(kind, await bounded(limiters[kind].get(apiKeyId), timeoutMs));
       } catch {
         throw serviceUnavailable();
       }
@@ -93,7 +113,7 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     async ping() {
       if (!options.redis) return true;
       try {
-        return (await options.redis.ping()) === 'PONG';
+        return (await bounded(options.redis.ping(), timeoutMs)) === 'PONG';
       } catch {
         return false;
       }

@@ -1,21 +1,41 @@
 import { initServer } from '@ts-rest/express';
-import { contract } from '@boxoffice/contract';
+import { contract, type CheckinDirection } from '@boxoffice/contract';
+import { AppError } from '../../http/errors';
 import { tenantOf } from '../../http/locals';
 import { getCheckin, listCheckins, recordCheckin, toCheckinResource } from './checkin.service';
 
 const s = initServer();
 
-export const checkinsRouter = s.router(contract.checkins, {
-  list: async ({ query, res }) => {
-    const page = await listCheckins(tenantOf(res), query);
-    return { status: 200, body: { ...page, data: page.data.map(toCheckinResource) } };
-  },
-  get: async ({ params, res }) => ({
-    status: 200,
-    body: { data: toCheckinResource(await getCheckin(tenantOf(res), params.id)) },
-  }),
-  create: async ({ body, res }) => ({
-    status: 201,
-    body: { data: toCheckinResource(await recordCheckin(tenantOf(res), body)) },
-  }),
-});
+/** What became of a door scan: recorded, or refused with the reason (the error code). */
+export type ScanOutcome =
+  | { direction: CheckinDirection; admitted: true }
+  | { direction: CheckinDirection; admitted: false; reason: string };
+
+/** Client mistakes carry their code as the reason; anything else (a 5xx) is `error`. */
+const reasonOf = (error: unknown): string =>
+  error instanceof AppError && error.status < 500 ? error.code : 'error';
+
+/** `onScan` hears of every scan that reached the service (e.g. to count them). */
+export const checkinsRouter = (onScan: (outcome: ScanOutcome) => void = () => undefined) =>
+  s.router(contract.checkins, {
+    list: async ({ query, res }) => {
+      const page = await listCheckins(tenantOf(res), query);
+      return { status: 200, body: { ...page, data: page.data.map(toCheckinResource) } };
+    },
+    get: async ({ params, res }) => ({
+      status: 200,
+      body: { data: toCheckinResource(await getCheckin(tenantOf(res), params.id)) },
+    }),
+    create: async ({ body, res }) => {
+      const direction = body.direction ?? 'entry';
+      let checkin;
+      try {
+        checkin = await recordCheckin(tenantOf(res), body);
+      } catch (error) {
+        onScan({ direction, admitted: false, reason: reasonOf(error) });
+        throw error;
+      }
+      onScan({ direction, admitted: true });
+      return { status: 201, body: { data: toCheckinResource(checkin) } };
+    },
+  });

@@ -158,6 +158,8 @@ describe('POST /events', () => {
     ['name', 'Gala\u0000'],
     ['description', 'Line one\u0000'],
     ['venue', '\u0000'],
+    ['description', 'Lone \ud800 surrogate'],
+    ['name', '\udc00'],
     ['starts_at', '2027-04-10T18:00:00'],
     ['starts_at', '0000-06-01T00:00:00Z'],
     ['ends_at', '9999-12-31T23:00:00-05:00'],

@@ -1,0 +1,201 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RateLimitClass } from '@boxoffice/contract';
+import type { Orm } from '../db/orm';
+import type { ScanOutcome } from '../modules/checkins/checkin.router';
+import { AppError } from './errors';
+
+/** The request metrics' label values per method; anything else is one `OTHER`. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The pool counts of `pg`, read at scrape time. */
+interface PoolStats {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  ended?: boolean;
+  options: { max?: number };
+}
+
+export interface Metrics {
+  /** This app's own registry (several apps in one process do not share counters). */
+  readonly registry: Registry;
+  /** One answered request; `route` is a pattern or `UNMATCHED_ROUTE`. */
+  readonly observeRequest: (method: string, route: string, status: number, seconds: number) => void;
+  /** A request refused by the per-key rate limit. */
+  readonly rateLimited: (kind: RateLimitClass) => void;
+  /** A door scan, admitted or refused. */
+  readonly scanned: (outcome: ScanOutcome) => void;
+}
+
+export interface MetricsOptions {
+  /** The ORM whose connection pool is reported. */
+  orm?: Pick<Orm, 'em'>;
+  /** Node.js process metrics (CPU, memory, event loop lag, GC, handles); on by default. */
+  processMetrics?: boolean;
+}
+
+/**
+ * The Prometheus metrics of one app: requests by method, route pattern and status (count and
+ * latency), rate-limit refusals, check-ins, the database pool, and the process.
+ */
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from a request arriving to its response being sent, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: 'boxoffice_rate_limit_rejections_total',
+    help: 'Requests refused with 429 by the per-key rate limit, by class (read or write)',
+    labelNames: ['class'] as const,
+    registers,
+  });
+  const admitted = new Counter({
+    name: 'boxoffice_checkins_admitted_total',
+    help: 'Door scans recorded, by direction (entry admits, exit lets out)',
+    labelNames: ['direction'] as const,
+    registers,
+  });
+  const rejected = new Counter({
+    name: 'boxoffice_checkins_rejected_total',
+    help: 'Door scans refused, by direction and reason (the error code, e.g. already_checked_in)',
+    labelNames: ['direction', 'reason'] as const,
+    registers,
+  });
+  // Both classes and directions start at zero, so a rate() exists before the first event.
+  for (const kind of ['read', 'write'] as const) rateLimited.inc({ class: kind }, 0);
+  for (const direction of ['entry', 'exit'] as const) admitted.inc({ direction }, 0);
+
+  if (options.orm) registerPoolGauges(options.orm, registers);
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+    rateLimited(kind) {
+      rateLimited.inc({ class: kind });
+    },
+    scanned(outcome) {
+      if (outcome.admitted) admitted.inc({ direction: outcome.direction });
+      else rejected.inc({ direction: outcome.direction, reason: outcome.reason });
+    },
+  };
+}
+
+/** Gauges of the `pg` pool behind the ORM, read when Prometheus scrapes. */
+function registerPoolGauges(orm: Pick<Orm, 'em'>, registers: Registry[]): void {
+  let pool: Promise<PoolStats | null> | undefined;
+  const stats = async (): Promise<PoolStats | null> => {
+    // The pool object lives as long as the ORM's connection; once closed, there is nothing to read
+    // (asking again would reconnect).
+    pool ??= orm.em
+      .getConnection()
+      .getNativeClient()
+      .then(
+        (client): PoolStats => client,
+        () => null,
+      );
+    const current = await pool;
+    if (current === null) pool = undefined;
+    return current && !current.ended ? current : null;
+  };
+  const gauge = (name: string, help: string, read: (pool: PoolStats) => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const current = await stats();
+        const value = current ? read(current) : undefined;
+        if (value === undefined) this.reset();
+        else this.set(value);
+      },
+    });
+  gauge(
+    'boxoffice_db_pool_connections',
+    'Open database connections (in use and idle)',
+    (p) => p.totalCount,
+  );
+  gauge(
+    'boxoffice_db_pool_idle_connections',
+    'Open database connections not in use',
+    (p) => p.idleCount,
+  );
+  gauge(
+    'boxoffice_db_pool_waiting_requests',
+    'Queries waiting for a free database connection',
+    (p) => p.waitingCount,
+  );
+  gauge('boxoffice_db_pool_max_connections', 'The database pool size limit', (p) => p.options.max);
+}
+
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/** Whether an `Authorization` header carries the token (compared in constant time). */
+function hasToken(header: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
+}
+
+/**
+ * `GET /metrics` on the main port: only with a token, which every scrape must present as
+ * `Authorization: Bearer <token>`.
+ */
+export function metricsEndpoint(metrics: Metrics, token: string): RequestHandler {
+  const expected = digest(token);
+  return async (req: Request, res) => {
+    if (!hasToken(req.get('authorization'), expected)) {
+      throw new AppError(401, 'invalid_metrics_token', 'Invalid or missing metrics token', {
+        'WWW-Authenticate': 'Bearer realm="metrics"',
+      });
+    }
+    const body = await metrics.registry.metrics();
+    res.set('Content-Type', metrics.registry.contentType).set('Cache-Control', 'no-store');
+    res.send(body);
+  };
+}
+
+/**
+ * The metrics port: `GET /metrics` and nothing else. Meant for a private network (where
+ * Prometheus scrapes); with a token, it is required here too.
+ */
+export function metricsListener(metrics: Metrics, token?: string): RequestListener {
+  const expected = token ? digest(token) : undefined;
+  const answer = (res: ServerResponse, status: number, body: string, type = 'text/plain') => {
+    res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(body);
+  };
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics') return answer(res, 404, 'not found: only /metrics is served here\n');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      return answer(res, 405, 'method not allowed\n');
+    }
+    if (expected && !hasToken(req.headers.authorization, expected)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+      return answer(res, 401, 'invalid or missing metrics token\n');
+    }
+    metrics.registry.metrics().then(
+      (body) => answer(res, 200, body, metrics.registry.contentType),
+      () => answer(res, 500, 'could not collect metrics\n'),
+    );
+  };
+}

@@ -1,0 +1,257 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../src/db/embedded';
+
+/**
+ * The server as the image runs it (apps/api/Dockerfile): `pnpm deploy --prod` of the built API
+ * with the built dashboard beside it, `node dist/cli.js migrate` as the release step, then
+ * `node dist/main.js` in a production environment, stopped with SIGTERM.
+ */
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** Built outputs and the sources they come from; the API bundles only its own `src/`. */
+const builds = [
+  { dir: 'apps/api', outputs: ['dist/main.js', 'dist/cli.js'] },
+  { dir: 'packages/contract', outputs: ['dist/index.js'] },
+  { dir: 'packages/dashboard-contract', outputs: ['dist/index.js'] },
+];
+
+function newestSource(dir: string): number {
+  const src = path.join(dir, 'src');
+  const files = readdirSync(src, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+  return Math.max(...[...files, path.join(dir, 'package.json')].map((f) => statSync(f).mtimeMs));
+}
+
+/** True when every output exists and is newer than its package's sources. */
+function builtAndFresh(): boolean {
+  return builds.every(({ dir, outputs }) => {
+    const root = path.join(repoRoot, dir);
+    const files = outputs.map((output) => path.join(root, output));
+    if (!files.every((file) => existsSync(file))) return false;
+    const built = Math.min(...files.map((file) => statSync(file).mtimeMs));
+    return built >= newestSource(root);
+  });
+}
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function exec(file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
+  return new Promise<Result>((resolve, reject) => {
+    const child = spawn(file, args, options);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function pnpm(args: string[]): Promise<void> {
+  const result = await exec('pnpm', args, { cwd: repoRoot });
+  if (result.code !== 0) {
+    throw new Error(`pnpm ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+let appDir = '';
+let tempDir = '';
+let serverUrl = '';
+let databaseName = '';
+let password = '';
+let env: NodeJS.ProcessEnv = {};
+
+/** The operator CLI of the deployed app, as `docker run … node dist/cli.js …`; its JSON output. */
+async function cli(...args: string[]): Promise<any> {
+  const result = await exec(process.execPath, ['dist/cli.js', ...args], { cwd: appDir, env });
+  if (result.code !== 0) throw new Error(`cli ${args.join(' ')}: ${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+let migrations: { first: string[]; second: string[] };
+let key = '';
+let origin = '';
+let child: ChildProcess | undefined;
+let stdout = '';
+let stderr = '';
+let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+beforeAll(async () => {
+  // Under turbo the build ran first (apps/api/turbo.json); run alone, the test builds if needed.
+  if (!builtAndFresh()) {
+    await pnpm(['turbo', 'run', 'build', '--filter=@boxoffice/api', '--output-logs=errors-only']);
+  }
+  tempDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-container-'));
+  appDir = path.join(tempDir, 'app');
+  const dashboardDir = path.join(appDir, 'dashboard');
+  // The image's build stage: the deployed API, and the dashboard built into it. The store has
+  // every package since `pnpm install`; only package metadata may have to be fetched.
+  await pnpm([
+    'deploy',
+    '--legacy',
+    '--filter=@boxoffice/api',
+    '--prod',
+    '--prefer-offline',
+    appDir,
+  ]);
+  await pnpm([
+    '--filter=@boxoffice/dashboard',
+    'exec',
+    'vite',
+    'build',
+    '--outDir',
+    dashboardDir,
+    '--emptyOutDir',
+    '--logLevel',
+    'warn',
+  ]);
+
+  // A fresh database on the test run's server, so that the release step has migrations to apply,
+  // owned by a role of its own with a password that must never reach the logs.
+  serverUrl = inject('databaseUrl');
+  databaseName = `boxoffice_container_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  password = randomBytes(12).toString('hex');
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create role "${databaseName}" login password '${password}'`);
+  await admin.query(`create database "${databaseName}" owner "${databaseName}"`);
+  await admin.end();
+  const databaseUrl = new URL(serverUrl);
+  databaseUrl.username = databaseName;
+  databaseUrl.password = password;
+  databaseUrl.pathname = `/${databaseName}`;
+
+  const redisUrl = inject('redisUrl');
+  // The image's environment (Dockerfile ENV) and a release's configuration; nothing inherited.
+  env = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    NODE_OPTIONS: '--enable-source-maps',
+    DASHBOARD_DIR: dashboardDir,
+    DATABASE_URL: databaseUrl.toString(),
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+  };
+
+  migrations = {
+    first: ((await cli('migrate')) as { applied: string[] }).applied,
+    second: ((await cli('migrate')) as { applied: string[] }).applied,
+  };
+  const org = (await cli('org', 'create', '--name', 'Container Hall', '--plan', 'pro')) as {
+    id: string;
+  };
+  key = ((await cli('key', 'create', '--org', org.id, '--scopes', 'read')) as { key: string }).key;
+
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ['dist/main.js'], {
+    cwd: appDir,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+  });
+  child = server;
+  server.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  server.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve({ code, signal })));
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`the server exited:\n${stdout}\n${stderr}`);
+    const up = await fetch(`${origin}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`no answer on /healthz:\n${stdout}\n${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}, 240_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  if (databaseName) {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists "${databaseName}" with (force)`);
+    await admin.query(`drop role if exists "${databaseName}"`);
+    await admin.end();
+  }
+});
+
+describe('the deployed server (the image)', () => {
+  it('applies the migrations with the CLI, and a second run has nothing to do', () => {
+    expect(migrations.first.length).toBeGreaterThan(0);
+    expect(migrations.second).toEqual([]);
+  });
+
+  it("prunes the workspace with the lockfile's turbo", async () => {
+    const lockfile = await readFile(path.join(repoRoot, 'pnpm-lock.yaml'), 'utf8');
+    const dockerfile = await readFile(path.join(repoRoot, 'apps/api/Dockerfile'), 'utf8');
+    const locked = /^ {2}turbo@([^:(]+):$/m.exec(lockfile)?.[1];
+    expect(locked).toBeDefined();
+    expect(/^ARG TURBO_VERSION=(.+)$/m.exec(dockerfile)?.[1]).toBe(locked);
+  });
+
+  it('has the production dependencies only', () => {
+    expect(existsSync(path.join(appDir, 'dist', 'main.js'))).toBe(true);
+    for (const devOnly of ['tsx', 'vitest', 'typescript', 'pino-pretty', '@boxoffice/sdk']) {
+      expect(existsSync(path.join(appDir, 'node_modules', devOnly)), devOnly).toBe(false);
+    }
+  });
+
+  it('is live and ready', async () => {
+    const health = await fetch(`${origin}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`${origin}/readyz`);
+    expect(ready.status, await ready.clone().text()).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready' });
+  });
+
+  it('serves the API to a key made with the CLI', async () => {
+    const response = await fetch(`${origin}/api/v1/events`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(await response.json()).toMatchObject({ data: [] });
+  });
+
+  it('serves the dashboard', async () => {
+    const response = await fetch(`${origin}/dashboard/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await response.text()).toMatch(/<div id="root">/);
+  });
+
+  it('exits 0 promptly on SIGTERM', async () => {
+    const started = Date.now();
+    child!.kill('SIGTERM');
+    const exit = await exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('logged JSON lines only, with no key or database password in them', () => {
+    const lines = stdout.split('\n').filter((line) => line.trim() !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+      expect(JSON.parse(line), line).toEqual(expect.any(Object));
+    }
+    const output = stdout + stderr;
+    expect(output).not.toContain(key);
+    expect(output).not.toContain(password);
+  });
+});
