@@ -1,5 +1,6 @@
 import {
   LockMode,
+  raw,
   type EntityManager,
   type EntityName,
   type FilterQuery,
@@ -33,12 +34,19 @@ export interface PageRequest {
 /** Escapes LIKE wildcards so user text matches literally. */
 export const likeEscape = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
+/** The window-count column of `findPage`. */
+const TOTAL = 'bxo_total';
+
 type Ordered = { createdAt: Date; updatedAt: Date; id: string };
 
 /**
  * One page of `entity` rows matching `where`, with the total. Lists are ordered by `created_at`
  * then `id` (stable while rows are appended), or by `updated_at` then `id` when syncing with
  * `updated_since`.
+ *
+ * The rows are plain objects with the entity's property names and types, not managed entities:
+ * a list only serialises them, and skipping the identity map and entity construction halves the
+ * cost of a list request (see bench/README.md).
  */
 export async function findPage<T extends Ordered>(
   em: EntityManager,
@@ -52,12 +60,28 @@ export async function findPage<T extends Ordered>(
     ((page.updated_since
       ? { updatedAt: 'asc', id: 'asc' }
       : { createdAt: 'asc', id: 'asc' }) as unknown as QueryOrderMap<T>);
-  const [data, total] = await em.findAndCount(entity, where as never, {
-    orderBy: order,
-    limit: page.limit,
-    offset: (page.page - 1) * page.limit,
+  // One statement: the page and, on each row, the count of all matching rows.
+  const rows = await em
+    .createQueryBuilder(entity)
+    .select('*')
+    .addSelect(raw(`count(*) over () as ${TOTAL}`))
+    .where(where as never)
+    .orderBy(order as never)
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit)
+    .execute<(T & Record<typeof TOTAL, string | number>)[]>('all', true);
+  // Past the last page there is no row to carry the count.
+  const total =
+    rows.length > 0
+      ? Number(rows[0]![TOTAL])
+      : page.page === 1
+        ? 0
+        : await em.count(entity, where as never);
+  const data = rows.map((row) => {
+    delete (row as Partial<typeof row>)[TOTAL];
+    return row;
   });
-  return { data: data, total, page: page.page, limit: page.limit };
+  return { data, total, page: page.page, limit: page.limit };
 }
 
 type Owned = { id: string; organisationId: string };

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SCOPES, type Scope } from '@boxoffice/contract';
 import { iso, isoOrNull } from '../../db/context';
 import { newId, randomBase62 } from '../../db/ids';
+import { query } from '../../db/sql';
 import { badRequest, notFound } from '../../http/errors';
 import { Organisation, type Plan } from '../organisations/organisation.entity';
 import { ApiKey } from './api-key.entity';
@@ -133,12 +134,13 @@ export async function authenticateKey(
 ): Promise<AuthenticatedKey | null> {
   if (!KEY_PATTERN.test(raw)) return null;
   const hash = hashKey(raw);
-  const rows = await em.getConnection().execute<KeyRow[]>(
+  const rows = await query<KeyRow>(
+    em,
     `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
             k.revoked_at is not null as revoked,
             (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
        from api_keys k join organisations o on o.id = k.organisation_id
-      where k.key_hash = ?`,
+      where k.key_hash = $1`,
     [hash],
   );
   const row = rows[0];
@@ -156,13 +158,11 @@ export async function authenticateKey(
 }
 
 function touchKey(em: EntityManager, id: string): Promise<unknown> {
-  return em
-    .getConnection()
-    .execute(
-      `update api_keys set last_used_at = now()
-        where id = ?
-          and (last_used_at is null or last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds')`,
-      [id],
-    )
-    .catch(() => undefined);
+  return query(
+    em,
+    `update api_keys set last_used_at = now()
+      where id = $1
+        and (last_used_at is null or last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds')`,
+    [id],
+  ).catch(() => undefined);
 }

@@ -1,0 +1,26 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
+
+const pools = new WeakMap<object, Promise<Pool>>();
+
+/**
+ * Runs one statement straight on the ORM's `pg` pool (the same connections, pool size and
+ * timeouts), for per-request hot paths where the ORM's query pipeline costs more than the query
+ * itself. Placeholders are `$1`, `$2`, … Never inside a transaction: the statement runs on
+ * whichever pooled connection is free, not on the transaction's.
+ */
+export async function query<R>(
+  em: EntityManager,
+  text: string,
+  params: readonly unknown[],
+): Promise<R[]> {
+  const connection = em.getConnection();
+  let pool = pools.get(connection);
+  if (!pool) {
+    pool = connection.getNativeClient();
+    pools.set(connection, pool);
+    pool.catch(() => pools.delete(connection));
+  }
+  const result = await (await pool).query(text, params as unknown[]);
+  return result.rows as R[];
+}
