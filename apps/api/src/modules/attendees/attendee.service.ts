@@ -86,20 +86,3 @@ export function registerAttendee(
     updatedAt: input.registeredAt,
   });
 }
-
-/** Keeps the attendee's `checked_in` in step with its ticket; call inside the check-in transaction. */
-export async function markAttendeePresence(
-  ctx: TenantContext,
-  attendeeId: string,
-  checkedIn: boolean,
-  at: Date,
-): Promise<void> {
-  const attendee = await ctx.em.findOne(Attendee, {
-    id: attendeeId,
-    organisationId: ctx.organisationId,
-  });
-  if (attendee && attendee.checkedIn !== checkedIn) {
-    attendee.checkedIn = checkedIn;
-    attendee.updatedAt = at;
-  }
-}

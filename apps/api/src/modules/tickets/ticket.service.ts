@@ -9,7 +9,7 @@ import {
   type PageRequest,
   type TenantContext,
 } from '../../db/context';
-import { looksLikeId, newId, newTicketCode } from '../../db/ids';
+import { newId, newTicketCode } from '../../db/ids';
 import { Ticket } from './ticket.entity';
 
 export const toTicketResource = (ticket: Ticket): TicketResource => ({
@@ -50,26 +50,6 @@ export async function listTickets(ctx: TenantContext, query: TicketFilters): Pro
 
 export const getTicket = (ctx: TenantContext, id: string): Promise<Ticket> =>
   getOwned(ctx, Ticket, 'ticket', 'ticket', id);
-
-/**
- * The ticket a door scanned, by id or barcode, locked (`SELECT … FOR UPDATE`) until the caller's
- * transaction ends: a second scan of the same ticket waits here and then sees the first one's
- * result. Null when no such ticket belongs to the organisation.
- */
-export async function lockTicketForScan(
-  ctx: TenantContext,
-  by: { ticketId?: string; code?: string },
-): Promise<Ticket | null> {
-  if (by.ticketId !== undefined && !looksLikeId('ticket', by.ticketId)) return null;
-  const where: FilterQuery<Ticket> =
-    by.ticketId !== undefined
-      ? { id: by.ticketId, organisationId: ctx.organisationId }
-      : { code: by.code, organisationId: ctx.organisationId };
-  return ctx.em.findOne(Ticket, where, {
-    lockMode: LockMode.PESSIMISTIC_WRITE,
-    refresh: true,
-  });
-}
 
 export interface IssueTicketInput {
   orderId: string;
