@@ -1,0 +1,412 @@
+/**
+ * "The limit": the two benchmarked routes on bare `node:http` and `pg`, doing the work the API
+ * server does for them and nothing else (no framework, router, validation library, ORM, logging,
+ * rate limiting or metrics). Same queries in the same order, same pool size, same JSON.
+ *
+ *   GET  /api/v1/events?limit=&page=   key lookup, then the page and the count in parallel
+ *   POST /api/v1/checkins              key lookup, then one transaction: lock the ticket, check
+ *                                      its state, read the attendee, insert the check-in,
+ *                                      update the attendee and the ticket
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import pg from 'pg';
+import { loadBareServerConfig } from './config.ts';
+
+const config = loadBareServerConfig();
+const pool = new pg.Pool({
+  connectionString: config.databaseUrl,
+  max: config.poolMax,
+  idleTimeoutMillis: 30_000,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+type Body = Record<string, unknown>;
+
+function send(res: ServerResponse, status: number, body: Body, headers: Body = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+class Refusal extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Body;
+
+  constructor(status: number, code: string, message: string, headers: Body = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authentication: the API's query, checks and order (401 → 402 → 403).
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const KEY_PATTERN = /^bxo_live_[0-9A-Za-z]{32,128}$/;
+
+interface KeyRow {
+  id: string;
+  organisation_id: string;
+  key_hash: string;
+  scopes: string[];
+  plan: string;
+  revoked: boolean;
+  stale: boolean;
+}
+
+interface Auth {
+  apiKeyId: string;
+  organisationId: string;
+}
+
+const invalidKey = () =>
+  new Refusal(401, 'invalid_api_key', 'Invalid or missing API key', {
+    'WWW-Authenticate': 'Bearer realm="boxoffice"',
+  });
+
+async function authenticate(req: IncomingMessage, scope: string): Promise<Auth> {
+  const raw = BEARER.exec(req.headers.authorization ?? '')?.[1];
+  if (!raw || !KEY_PATTERN.test(raw)) throw invalidKey();
+  const hash = createHash('sha256').update(raw).digest('hex');
+  const { rows } = await pool.query<KeyRow>(
+    `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
+            k.revoked_at is not null as revoked,
+            (k.last_used_at is null or k.last_used_at < now() - interval '60 seconds') as stale
+       from api_keys k join organisations o on o.id = k.organisation_id
+      where k.key_hash = $1`,
+    [hash],
+  );
+  const row = rows[0];
+  if (!row || row.revoked) throw invalidKey();
+  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
+    throw invalidKey();
+  }
+  if (row.stale) {
+    pool
+      .query(
+        `update api_keys set last_used_at = now()
+          where id = $1
+            and (last_used_at is null or last_used_at < now() - interval '60 seconds')`,
+        [row.id],
+      )
+      .catch(() => undefined);
+  }
+  if (row.plan !== 'pro') {
+    throw new Refusal(
+      402,
+      'plan_required',
+      'API access requires the Pro plan. Upgrade in the dashboard under Settings → Plan.',
+    );
+  }
+  if (!row.scopes.includes(scope)) {
+    throw new Refusal(403, 'missing_scope', `This API key lacks the '${scope}' scope`);
+  }
+  return { apiKeyId: row.id, organisationId: row.organisation_id };
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/v1/events
+
+const iso = (date: Date): string => date.toISOString();
+const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+interface EventRow {
+  id: string;
+  name: string;
+  description: string | null;
+  venue: string | null;
+  timezone: string;
+  starts_at: Date;
+  ends_at: Date;
+  doors_open_at: Date | null;
+  currency: string;
+  capacity: number | null;
+  status: string;
+  published_at: Date | null;
+  cancelled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toEvent = (row: EventRow) => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  venue: row.venue,
+  timezone: row.timezone,
+  starts_at: iso(row.starts_at),
+  ends_at: iso(row.ends_at),
+  doors_open_at: isoOrNull(row.doors_open_at),
+  currency: row.currency,
+  capacity: row.capacity,
+  status: row.status,
+  published_at: isoOrNull(row.published_at),
+  cancelled_at: isoOrNull(row.cancelled_at),
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
+
+function integerParam(query: URLSearchParams, name: string, max: number, fallback: number) {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= 1 && value <= max)) {
+    throw new Refusal(400, 'invalid_request', `${name} must be an integer between 1 and ${max}`);
+  }
+  return value;
+}
+
+async function listEvents(req: IncomingMessage, res: ServerResponse, search: string) {
+  const auth = await authenticate(req, 'read');
+  const query = new URLSearchParams(search);
+  const limit = integerParam(query, 'limit', 100, 20);
+  const page = integerParam(query, 'page', Number.MAX_SAFE_INTEGER, 1);
+  const [data, count] = await Promise.all([
+    pool.query<EventRow>(
+      `select * from events where organisation_id = $1
+        order by created_at asc, id asc limit $2 offset $3`,
+      [auth.organisationId, limit, (page - 1) * limit],
+    ),
+    pool.query<{ count: string }>(
+      'select count(*) as count from events where organisation_id = $1',
+      [auth.organisationId],
+    ),
+  ]);
+  send(res, 200, {
+    data: data.rows.map(toEvent),
+    total: Number(count.rows[0]?.count ?? 0),
+    page,
+    limit,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// POST /api/v1/checkins
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `chk_` + 8 base62 characters of millisecond time + 16 random ones, as the API's ids. */
+function newCheckinId(at: Date): string {
+  let time = '';
+  for (let rest = at.getTime(); rest > 0; rest = Math.floor(rest / 62)) {
+    time = BASE62[rest % 62]! + time;
+  }
+  let random = '';
+  while (random.length < 16) {
+    for (const byte of randomBytes(24)) {
+      // 248 = 4 × 62: bytes above it are skipped, so every character is equally likely.
+      if (byte < 248 && random.length < 16) random += BASE62[byte % 62]!;
+    }
+  }
+  return `chk_${time.padStart(8, '0')}${random}`;
+}
+
+interface CheckinInput {
+  ticket_id?: string;
+  code?: string;
+  event_id?: string;
+  direction: 'entry' | 'exit';
+  gate: string | null;
+  device_id: string | null;
+  scanned_at: string | null;
+}
+
+const optionalText = (body: Body, name: string): string | undefined => {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new Refusal(400, 'invalid_request', `${name} must be a non-empty string`);
+  }
+  return value;
+};
+
+function parseCheckin(text: string): CheckinInput {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Refusal(400, 'invalid_json', 'Request body is not valid JSON');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new Refusal(400, 'invalid_request', 'Request body must be a JSON object');
+  }
+  const fields = body as Body;
+  const ticketId = optionalText(fields, 'ticket_id');
+  const code = optionalText(fields, 'code');
+  if ((ticketId === undefined) === (code === undefined)) {
+    throw new Refusal(400, 'invalid_request', 'exactly one of ticket_id or code is required');
+  }
+  const direction = fields.direction ?? 'entry';
+  if (direction !== 'entry' && direction !== 'exit') {
+    throw new Refusal(400, 'invalid_request', 'direction must be entry or exit');
+  }
+  return {
+    ticket_id: ticketId,
+    code,
+    event_id: optionalText(fields, 'event_id'),
+    direction,
+    gate: optionalText(fields, 'gate') ?? null,
+    device_id: optionalText(fields, 'device_id') ?? null,
+    scanned_at: optionalText(fields, 'scanned_at') ?? null,
+  };
+}
+
+function readBody(req: IncomingMessage, limit = 100 * 1024): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) reject(new Refusal(413, 'payload_too_large', 'Request body too large'));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+interface TicketRow {
+  id: string;
+  event_id: string;
+  attendee_id: string;
+  status: string;
+  checked_in_at: Date | null;
+}
+
+async function createCheckin(req: IncomingMessage, res: ServerResponse) {
+  const auth = await authenticate(req, 'checkins:write');
+  const input = parseCheckin(await readBody(req));
+  const client = await pool.connect();
+  let checkin;
+  try {
+    await client.query('begin');
+    const byId = input.ticket_id !== undefined;
+    const ticket = (
+      await client.query<TicketRow>(
+        `select * from tickets where ${byId ? 'id' : 'code'} = $1 and organisation_id = $2
+          limit 1 for update`,
+        [byId ? input.ticket_id : input.code, auth.organisationId],
+      )
+    ).rows[0];
+    if (!ticket) throw new Refusal(404, 'not_found', 'ticket not found');
+    if (input.event_id !== undefined && input.event_id !== ticket.event_id) {
+      throw new Refusal(422, 'wrong_event', 'ticket is for a different event');
+    }
+    if (ticket.status === 'void') throw new Refusal(409, 'ticket_void', 'ticket is void');
+    const entry = input.direction === 'entry';
+    if (entry && ticket.status === 'checked_in') {
+      throw new Refusal(
+        409,
+        'already_checked_in',
+        `ticket already checked in at ${ticket.checked_in_at?.toISOString() ?? 'an earlier scan'}`,
+      );
+    }
+    if (!entry && ticket.status !== 'checked_in') {
+      throw new Refusal(409, 'not_checked_in', 'ticket is not checked in, so it cannot exit');
+    }
+    const now = new Date();
+    const attendee = (
+      await client.query<{ id: string; checked_in: boolean }>(
+        'select * from attendees where id = $1 and organisation_id = $2 limit 1',
+        [ticket.attendee_id, auth.organisationId],
+      )
+    ).rows[0];
+    checkin = {
+      id: newCheckinId(now),
+      ticket_id: ticket.id,
+      attendee_id: ticket.attendee_id,
+      event_id: ticket.event_id,
+      direction: input.direction,
+      gate: input.gate,
+      device_id: input.device_id,
+      scanned_at: input.scanned_at ? iso(new Date(input.scanned_at)) : iso(now),
+      api_key_id: auth.apiKeyId,
+      created_at: iso(now),
+      updated_at: iso(now),
+    };
+    await client.query(
+      `insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id, api_key_id,
+                             direction, gate, device_id, scanned_at, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        checkin.id,
+        auth.organisationId,
+        checkin.event_id,
+        checkin.ticket_id,
+        checkin.attendee_id,
+        checkin.api_key_id,
+        checkin.direction,
+        checkin.gate,
+        checkin.device_id,
+        checkin.scanned_at,
+        checkin.created_at,
+        checkin.updated_at,
+      ],
+    );
+    if (attendee && attendee.checked_in !== entry) {
+      await client.query('update attendees set checked_in = $1, updated_at = $2 where id = $3', [
+        entry,
+        now,
+        attendee.id,
+      ]);
+    }
+    await client.query(
+      'update tickets set status = $1, checked_in_at = $2, updated_at = $3 where id = $4',
+      [entry ? 'checked_in' : 'valid', entry ? now : null, now, ticket.id],
+    );
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  send(res, 201, { data: checkin });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routing
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const search = mark === -1 ? '' : url.slice(mark + 1);
+  if (path === '/api/v1/events' && req.method === 'GET') return listEvents(req, res, search);
+  if (path === '/api/v1/checkins' && req.method === 'POST') return createCheckin(req, res);
+  if (path === '/healthz' && req.method === 'GET') return send(res, 200, { status: 'ok' });
+  send(res, 404, { error: 'Not found', code: 'not_found' });
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((error: unknown) => {
+    if (res.headersSent) return res.destroy();
+    if (error instanceof Refusal) {
+      send(res, error.status, { error: error.message, code: error.code }, error.headers);
+    } else {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      send(res, 500, { error: 'Internal server error', code: 'internal_error' });
+    }
+  });
+});
+
+server.listen(config.port, config.host);
+
+const shutdown = () => {
+  server.close(() => {
+    void pool.end().finally(() => process.exit(0));
+  });
+  server.closeIdleConnections();
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

@@ -1,0 +1,646 @@
+/**
+ * `pnpm bench`: the API server against "the limit" (a bare node:http + pg server doing the same
+ * work), under the same load, in the same run, alternating; then the SDK's overhead over raw
+ * `fetch`, the SDK's memory while iterating, and the server's memory and cold start.
+ *
+ * Prints one table on stdout (progress goes to stderr) and writes it, with the details, to
+ * `results/latest.json`. Missed targets are reported, not fatal; errors (non-2xx answers under
+ * load, a crashed server) make the exit code 1.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { baseChildEnvironment, loadConfig, type BenchConfig } from './config.ts';
+import { createBenchDatabase, type BenchDatabase } from './database.ts';
+import { load, type LoadRequest, type LoadRun } from './load.ts';
+import {
+  freePort,
+  rssOf,
+  run,
+  sampleRss,
+  sleep,
+  startServer,
+  type ServerProcess,
+} from './processes.ts';
+import { formatTable, row, type Row } from './report.ts';
+import type { CallsResult, IterateResult } from './sdk-client.ts';
+import { Seeder, ticketCode, ticketOrganisation, type Seeded } from './seed.ts';
+import { median, percentile, Samples } from './stats.ts';
+
+const benchDir = fileURLToPath(new URL('..', import.meta.url));
+const repoDir = path.resolve(benchDir, '..');
+const apiDir = path.join(repoDir, 'apps', 'api');
+const sdkEntry = path.join(repoDir, 'packages', 'sdk', 'dist', 'index.js');
+
+const MB = 1024 * 1024;
+/** Limits high enough never to refuse a benchmark request. */
+const NO_RATE_LIMIT = '100000000';
+
+type Side = 'ours' | 'limit';
+type Route = 'GET /events' | 'POST /checkins';
+
+const startedAt = performance.now();
+const log = (message: string) => {
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1).padStart(6);
+  process.stderr.write(`[bench ${seconds}s] ${message}\n`);
+};
+
+/** Failures that make the run exit non-zero (after the report). */
+const failures: string[] = [];
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+function oursEnvironment(config: BenchConfig, databaseUrl: string, port: number) {
+  return {
+    ...baseChildEnvironment(),
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    DB_POOL_MAX: String(config.poolMax),
+    RATE_LIMIT_READS_PER_MINUTE: NO_RATE_LIMIT,
+    RATE_LIMIT_WRITES_PER_MINUTE: NO_RATE_LIMIT,
+    // Logging is part of the server's cost; its output goes nowhere.
+    LOG_LEVEL: 'info',
+  };
+}
+
+async function startOurs(
+  config: BenchConfig,
+  databaseUrl: string,
+  profile = false,
+): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    name: 'API server',
+    args: [
+      ...(profile && config.cpuProfileDir
+        ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(config.cpuProfileDir)}`]
+        : []),
+      'dist/main.js',
+    ],
+    cwd: apiDir,
+    env: oursEnvironment(config, databaseUrl, port),
+    port,
+  });
+}
+
+async function startLimit(config: BenchConfig, databaseUrl: string): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    name: 'bare server',
+    args: ['src/bare-server.ts'],
+    cwd: benchDir,
+    env: {
+      ...baseChildEnvironment(),
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      DB_POOL_MAX: String(config.poolMax),
+    },
+    port,
+  });
+}
+
+function assertAlive(server: ServerProcess): void {
+  const exit = server.exit();
+  if (exit) {
+    throw new Error(
+      `${server.name} exited (${exit.code ?? exit.signal}) during the benchmark:\n${server.stderr()}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests: keys rotate over the organisations; every check-in takes a ticket never used before.
+
+class Workload {
+  #reads = 0;
+  #nextTicket = 0;
+  readonly #seeded: Seeded;
+  readonly #seeder: Seeder;
+  readonly #authorization: string[];
+  /** The highest check-in rate seen, to size the ticket supply of the next run. */
+  #peakCheckinRate = 3000;
+
+  constructor(seeded: Seeded, seeder: Seeder) {
+    this.#seeded = seeded;
+    this.#seeder = seeder;
+    this.#authorization = seeded.keys.map((key) => `Bearer ${key.key}`);
+  }
+
+  get ticketsUsed(): number {
+    return this.#nextTicket;
+  }
+
+  nextRead = (): LoadRequest => {
+    const key = this.#authorization[this.#reads++ % this.#authorization.length]!;
+    return { method: 'GET', path: '/api/v1/events?limit=20', headers: { authorization: key } };
+  };
+
+  nextCheckin = (): LoadRequest => {
+    const n = this.#nextTicket++;
+    const key = this.#authorization[ticketOrganisation(n, this.#authorization.length)]!;
+    return {
+      method: 'POST',
+      path: '/api/v1/checkins',
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: ticketCode(n) }),
+    };
+  };
+
+  next(route: Route): () => LoadRequest {
+    return route === 'GET /events' ? this.nextRead : this.nextCheckin;
+  }
+
+  /** Issues tickets ahead of a check-in run: twice what the fastest run so far would use. */
+  async prepare(route: Route, durationS: number, connections: number): Promise<void> {
+    if (route !== 'POST /checkins') return;
+    const needed = Math.ceil(
+      this.#nextTicket + this.#peakCheckinRate * durationS * 2 + connections + 1000,
+    );
+    if (needed > this.#seeder.ticketCount) {
+      log(`issuing tickets up to ${needed.toLocaleString('en-GB')}`);
+      await this.#seeder.ensureTickets(needed);
+    }
+  }
+
+  observe(route: Route, result: LoadRun): void {
+    if (route !== 'POST /checkins' || result.durationS <= 0) return;
+    this.#peakCheckinRate = Math.max(this.#peakCheckinRate, result.responses / result.durationS);
+  }
+
+  get iterateKey(): string {
+    return this.#seeded.iterateKey.key;
+  }
+
+  get firstKey(): string {
+    return this.#seeded.keys[0]!.key;
+  }
+}
+
+function recordFailures(label: string, result: LoadRun): void {
+  const statuses = Object.entries(result.non2xx)
+    .map(([status, count]) => `${count}× ${status}`)
+    .join(', ');
+  if (statuses) failures.push(`${label}: non-2xx answers (${statuses})`);
+  if (result.errors > 0) {
+    failures.push(`${label}: ${result.errors} connection errors (${result.timeouts} timeouts)`);
+  }
+  if (result.responses === 0) failures.push(`${label}: no response at all`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks that both servers answer the same thing before anything is measured.
+
+async function call(server: ServerProcess, request: LoadRequest) {
+  const response = await fetch(`${server.baseUrl}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body ?? null,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function checkSameAnswers(ours: ServerProcess, limit: ServerProcess, workload: Workload) {
+  const read = workload.nextRead();
+  const [a, b] = await Promise.all([call(ours, read), call(limit, read)]);
+  if (a.status !== 200 || b.status !== 200 || !isDeepStrictEqual(a.body, b.body)) {
+    throw new Error(
+      `GET /events differs between the servers:\nours  (${a.status}) ${JSON.stringify(a.body).slice(0, 400)}\nlimit (${b.status}) ${JSON.stringify(b.body).slice(0, 400)}`,
+    );
+  }
+  const [c, d] = [
+    await call(ours, workload.nextCheckin()),
+    await call(limit, workload.nextCheckin()),
+  ];
+  const shape = (body: Record<string, unknown>) =>
+    Object.entries((body.data ?? {}) as Record<string, unknown>).map(([key, value]) => [
+      key,
+      value === null ? 'null' : typeof value,
+    ]);
+  if (c.status !== 201 || d.status !== 201 || !isDeepStrictEqual(shape(c.body), shape(d.body))) {
+    throw new Error(
+      `POST /checkins differs between the servers:\nours  (${c.status}) ${JSON.stringify(c.body)}\nlimit (${d.status}) ${JSON.stringify(d.body)}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load cases
+
+interface SideTotals {
+  responses: number;
+  durationS: number;
+  latencies: Samples;
+  runs: number;
+}
+
+interface CaseResult {
+  route: Route;
+  connections: number;
+  sides: Record<Side, SideTotals>;
+}
+
+const emptyTotals = (): SideTotals => ({
+  responses: 0,
+  durationS: 0,
+  latencies: new Samples(),
+  runs: 0,
+});
+
+function summary(totals: SideTotals) {
+  const values = totals.latencies.values();
+  return {
+    requestsPerSecond: totals.durationS > 0 ? totals.responses / totals.durationS : 0,
+    p50Ms: percentile(values, 50),
+    p90Ms: percentile(values, 90),
+    p99Ms: percentile(values, 99),
+    maxMs: percentile(values, 100),
+    responses: totals.responses,
+    durationS: totals.durationS,
+    rounds: totals.runs,
+  };
+}
+
+async function runCases(
+  config: BenchConfig,
+  servers: Record<Side, ServerProcess>,
+  workload: Workload,
+): Promise<{ cases: CaseResult[]; peakRss: Record<Side, number> }> {
+  const roundS = config.durationS / config.rounds;
+  const maxConnections = Math.max(...config.connections);
+  const peakRss: Record<Side, number> = { ours: 0, limit: 0 };
+  const cases: CaseResult[] = [];
+  for (const route of ['GET /events', 'POST /checkins'] as const) {
+    for (const connections of config.connections) {
+      const result: CaseResult = {
+        route,
+        connections,
+        sides: { ours: emptyTotals(), limit: emptyTotals() },
+      };
+      for (let round = 0; round < config.rounds; round++) {
+        const order: Side[] = round % 2 === 0 ? ['ours', 'limit'] : ['limit', 'ours'];
+        for (const side of order) {
+          const server = servers[side];
+          await workload.prepare(route, roundS, connections);
+          const stopSampling =
+            connections === maxConnections
+              ? sampleRss([server.pid])
+              : () => new Map<number, number>();
+          const loadRun = await load({
+            baseUrl: server.baseUrl,
+            connections,
+            durationS: roundS,
+            next: workload.next(route),
+          });
+          const peak = stopSampling().get(server.pid) ?? 0;
+          peakRss[side] = Math.max(peakRss[side], peak);
+          assertAlive(server);
+          workload.observe(route, loadRun);
+          const label = `${route} @${connections} ${side} round ${round + 1}`;
+          recordFailures(label, loadRun);
+          const totals = result.sides[side];
+          totals.responses += loadRun.responses;
+          totals.durationS += loadRun.durationS;
+          for (const value of loadRun.latencies.values()) totals.latencies.push(value);
+          totals.runs++;
+          const rps = loadRun.responses / loadRun.durationS;
+          log(
+            `${label}: ${rps.toFixed(0)} req/s, p50 ${percentile(loadRun.latencies.values(), 50).toFixed(2)} ms, p99 ${percentile(loadRun.latencies.values(), 99).toFixed(2)} ms`,
+          );
+          // Let the closed connections drain before the next run.
+          await sleep(250);
+        }
+      }
+      cases.push(result);
+    }
+  }
+  return { cases, peakRss };
+}
+
+async function warmUp(
+  config: BenchConfig,
+  servers: Record<Side, ServerProcess>,
+  workload: Workload,
+): Promise<void> {
+  for (const route of ['GET /events', 'POST /checkins'] as const) {
+    for (const side of ['ours', 'limit'] as const) {
+      await workload.prepare(route, config.warmupS, 16);
+      const result = await load({
+        baseUrl: servers[side].baseUrl,
+        connections: 16,
+        durationS: config.warmupS,
+        next: workload.next(route),
+      });
+      assertAlive(servers[side]);
+      workload.observe(route, result);
+      recordFailures(`warm-up ${route} ${side}`, result);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The SDK, in child processes of its own
+
+async function sdkChild<T>(
+  mode: 'calls' | 'iterate',
+  nodeArgs: string[],
+  settings: object,
+): Promise<T> {
+  const stdout = await run([...nodeArgs, 'src/sdk-client.ts', mode, JSON.stringify(settings)], {
+    cwd: benchDir,
+    env: baseChildEnvironment(),
+  });
+  return JSON.parse(stdout) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function gitInfo(): { commit: string | null; dirty: boolean | null } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoDir, encoding: 'utf8' });
+    const status = execFileSync('git', ['status', '--porcelain'], {
+      cwd: repoDir,
+      encoding: 'utf8',
+    });
+    return { commit: commit.trim(), dirty: status.trim().length > 0 };
+  } catch {
+    return { commit: null, dirty: null };
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  for (const file of [path.join(apiDir, 'dist', 'main.js'), path.join(apiDir, 'dist', 'cli.js')]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm bench\` from the root`);
+  }
+  if (!existsSync(sdkEntry)) throw new Error(`${sdkEntry} is missing: run \`pnpm bench\``);
+  log(
+    `${config.smoke ? 'smoke' : 'full'} run: ${config.durationS} s per case and server in ${config.rounds} rounds, connections ${config.connections.join('/')}, ${os.cpus().length} cores`,
+  );
+
+  const durations: Record<string, number> = {};
+  const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      durations[name] = (performance.now() - started) / 1000;
+    }
+  };
+
+  let db: BenchDatabase | undefined;
+  const servers: Partial<Record<Side, ServerProcess>> = {};
+  const cleanUp = async () => {
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
+    await db?.dispose();
+  };
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) return;
+    interrupted = true;
+    log('interrupted: cleaning up');
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    db = await phase('database', () => createBenchDatabase(config.serverUrl));
+    const databaseUrl = db.url;
+    log(
+      `database ${new URL(databaseUrl).pathname.slice(1)} on PostgreSQL ${db.serverVersion}${db.embedded ? ' (embedded)' : ''}`,
+    );
+    await phase('migrate', () =>
+      run(['dist/cli.js', 'migrate'], {
+        cwd: apiDir,
+        env: { ...baseChildEnvironment(), DATABASE_URL: databaseUrl },
+      }),
+    );
+    const seeder = new Seeder(databaseUrl, {
+      organisations: config.organisations,
+      eventsPerOrganisation: config.eventsPerOrganisation,
+      iterateItems: config.iterateItems,
+    });
+    const seeded = await phase('seed', () => seeder.seed(config.smoke ? 20_000 : 60_000));
+    log(
+      `seeded ${config.organisations} organisations × ${config.eventsPerOrganisation} events, ${config.iterateItems.toLocaleString('en-GB')} events to iterate, ${seeder.ticketCount.toLocaleString('en-GB')} tickets (${durations.seed!.toFixed(1)} s)`,
+    );
+    const workload = new Workload(seeded, seeder);
+
+    servers.ours = await startOurs(config, databaseUrl, true);
+    servers.limit = await startLimit(config, databaseUrl);
+    const both = servers as Record<Side, ServerProcess>;
+    await checkSameAnswers(both.ours, both.limit, workload);
+    log('both servers answer alike; warming up');
+    await phase('warm-up', () => warmUp(config, both, workload));
+    await sleep(1000);
+    const restRss: Record<Side, number> = {
+      ours: rssOf(both.ours.pid) ?? 0,
+      limit: rssOf(both.limit.pid) ?? 0,
+    };
+
+    const { cases, peakRss } = await phase('load', () => runCases(config, both, workload));
+    await sleep(1000);
+    const afterLoadRss: Record<Side, number> = {
+      ours: rssOf(both.ours.pid) ?? 0,
+      limit: rssOf(both.limit.pid) ?? 0,
+    };
+
+    log('SDK: per-call overhead');
+    const sdkCalls = await phase('sdk-calls', () =>
+      sdkChild<CallsResult>('calls', [], {
+        baseURL: `${both.ours.baseUrl}/api/v1`,
+        apiKey: workload.firstKey,
+        calls: config.sdkCalls,
+        warmup: Math.min(200, config.sdkCalls),
+      }),
+    );
+    log(`SDK: for await over ${config.iterateItems.toLocaleString('en-GB')} events`);
+    const iteration = await phase('sdk-iterate', () =>
+      sdkChild<IterateResult>('iterate', ['--expose-gc'], {
+        baseURL: `${both.ours.baseUrl}/api/v1`,
+        apiKey: workload.iterateKey,
+        expected: config.iterateItems,
+      }),
+    );
+    assertAlive(both.ours);
+
+    await both.ours.stop();
+    await both.limit.stop();
+    delete servers.ours;
+    delete servers.limit;
+
+    log('cold starts');
+    const coldStarts: Record<Side, number[]> = { ours: [], limit: [] };
+    await phase('cold-start', async () => {
+      for (let i = 0; i < config.coldStarts; i++) {
+        for (const side of ['ours', 'limit'] as const) {
+          const server = await (side === 'ours' ? startOurs : startLimit)(config, databaseUrl);
+          coldStarts[side].push(server.startMs);
+          await server.stop();
+        }
+      }
+    });
+
+    // -------------------------------------------------------------------------------------------
+    const maxConnections = Math.max(...config.connections);
+    const sdkOverheadPercent = (sdkCalls.sdkMedianMs / sdkCalls.fetchMedianMs - 1) * 100;
+    const rows: Row[] = [];
+    const caseSummaries = cases.map((result) => ({
+      route: result.route,
+      connections: result.connections,
+      ours: summary(result.sides.ours),
+      limit: summary(result.sides.limit),
+    }));
+    for (const route of ['GET /events', 'POST /checkins'] as const) {
+      for (const result of caseSummaries.filter((c) => c.route === route)) {
+        const at = `${route} @${result.connections}`;
+        const top = result.connections === maxConnections;
+        const throughputTarget = route === 'GET /events' ? 0.8 : 0.7;
+        rows.push(
+          row(
+            `${at} throughput`,
+            'req/s',
+            result.ours.requestsPerSecond,
+            result.limit.requestsPerSecond,
+            top ? { kind: 'ratio-at-least', value: throughputTarget } : undefined,
+          ),
+          row(`${at} p50`, 'ms', result.ours.p50Ms, result.limit.p50Ms),
+          row(
+            `${at} p99`,
+            'ms',
+            result.ours.p99Ms,
+            result.limit.p99Ms,
+            top && route === 'GET /events' ? { kind: 'ratio-at-most', value: 2 } : undefined,
+          ),
+        );
+      }
+    }
+    rows.push(
+      row(
+        'SDK events.list vs raw fetch, median per call',
+        'ms',
+        sdkCalls.sdkMedianMs,
+        sdkCalls.fetchMedianMs,
+      ),
+      row('SDK per-call overhead over raw fetch', '%', sdkOverheadPercent, null, {
+        kind: 'at-most',
+        value: 5,
+        unit: '%',
+      }),
+      row(
+        `SDK for await over ${config.iterateItems.toLocaleString('en-GB')} events`,
+        's',
+        iteration.ms / 1000,
+        null,
+      ),
+      row('SDK for await, peak heap growth', 'MB', iteration.peakGrowthBytes / MB, null, {
+        kind: 'below',
+        value: 30,
+        unit: 'MB',
+      }),
+      row(
+        `cold start to /healthz 200, median of ${config.coldStarts}`,
+        'ms',
+        median(coldStarts.ours),
+        median(coldStarts.limit),
+        {
+          kind: 'below',
+          value: 1000,
+          unit: 'ms',
+        },
+      ),
+      row('RSS at rest after warm-up', 'MB', restRss.ours / MB, restRss.limit / MB),
+      row('RSS at rest after the load', 'MB', afterLoadRss.ours / MB, afterLoadRss.limit / MB),
+      row(`RSS peak under load @${maxConnections}`, 'MB', peakRss.ours / MB, peakRss.limit / MB, {
+        kind: 'below',
+        value: 200,
+        unit: 'MB',
+      }),
+    );
+
+    durations.total = (performance.now() - startedAt) / 1000;
+    const table = formatTable(rows);
+    const git = gitInfo();
+    const results = {
+      date: new Date().toISOString(),
+      mode: config.smoke ? 'smoke' : 'full',
+      ...git,
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? null,
+        memoryBytes: os.totalmem(),
+        platform: os.platform(),
+        release: os.release(),
+        arch: os.arch(),
+      },
+      node: process.version,
+      postgres: { version: db.serverVersion, embedded: db.embedded },
+      settings: {
+        durationSPerCaseAndServer: config.durationS,
+        rounds: config.rounds,
+        warmupS: config.warmupS,
+        connections: config.connections,
+        organisations: config.organisations,
+        eventsPerOrganisation: config.eventsPerOrganisation,
+        iterateItems: config.iterateItems,
+        sdkCalls: config.sdkCalls,
+        coldStarts: config.coldStarts,
+        poolMax: config.poolMax,
+        ticketsUsed: workload.ticketsUsed,
+        idempotencyKey: 'none (on both servers)',
+      },
+      durationsS: durations,
+      rows,
+      cases: caseSummaries,
+      sdk: {
+        calls: {
+          calls: sdkCalls.calls,
+          sdkMedianMs: sdkCalls.sdkMedianMs,
+          fetchMedianMs: sdkCalls.fetchMedianMs,
+          sdkP90Ms: percentile(sdkCalls.sdkMs, 90),
+          fetchP90Ms: percentile(sdkCalls.fetchMs, 90),
+          overheadPercent: sdkOverheadPercent,
+        },
+        iteration,
+      },
+      memory: {
+        restRssBytes: restRss,
+        peakRssUnderLoadBytes: peakRss,
+        afterLoadRssBytes: afterLoadRss,
+      },
+      coldStartMs: coldStarts,
+      failures,
+      table,
+    };
+    const resultsFile = path.resolve(benchDir, config.resultsFile);
+    await mkdir(path.dirname(resultsFile), { recursive: true });
+    await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+
+    process.stdout.write(`${table}\n`);
+    log(
+      `done in ${durations.total.toFixed(0)} s; results in ${path.relative(repoDir, resultsFile)}`,
+    );
+  } finally {
+    await cleanUp();
+  }
+  if (failures.length > 0) {
+    process.stderr.write(`\nThe benchmark saw errors:\n  ${failures.join('\n  ')}\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

@@ -1,0 +1,124 @@
+/**
+ * The SDK measurements, each in a process of its own (started by the harness) so that nothing of
+ * the load generator shares its heap or event loop. Prints one JSON object on stdout.
+ *
+ *   node src/sdk-client.ts calls '{"baseURL":…,"apiKey":…,"calls":2000,"warmup":200}'
+ *   node --expose-gc src/sdk-client.ts iterate '{"baseURL":…,"apiKey":…,"expected":100000}'
+ */
+import { Boxoffice } from '@boxoffice/sdk';
+import { median } from './stats.ts';
+
+interface Settings {
+  baseURL: string;
+  apiKey: string;
+  calls?: number;
+  warmup?: number;
+  expected?: number;
+}
+
+export interface CallsResult {
+  calls: number;
+  sdkMedianMs: number;
+  fetchMedianMs: number;
+  sdkMs: number[];
+  fetchMs: number[];
+}
+
+export interface IterateResult {
+  items: number;
+  ms: number;
+  baselineHeapBytes: number;
+  peakHeapBytes: number;
+  peakGrowthBytes: number;
+  samples: number;
+}
+
+const client = (settings: Settings) =>
+  new Boxoffice({ apiKey: settings.apiKey, baseURL: settings.baseURL, logLevel: 'off' });
+
+/** `client.events.list({ limit: 20 })` against `fetch` + `res.json()` of the same URL, interleaved. */
+async function calls(settings: Settings): Promise<CallsResult> {
+  const sdk = client(settings);
+  const url = `${settings.baseURL}/events?limit=20`;
+  const headers = { Authorization: `Bearer ${settings.apiKey}` };
+  const viaSdk = async () => {
+    const page = await sdk.events.list({ limit: 20 });
+    if (page.data.length === 0) throw new Error('the SDK got an empty page');
+  };
+  const viaFetch = async () => {
+    const response = await fetch(url, { headers });
+    const body = (await response.json()) as { data?: unknown[] };
+    if (!response.ok || !body.data?.length) throw new Error(`fetch got ${response.status}`);
+  };
+  const timed = async (call: () => Promise<void>) => {
+    const started = performance.now();
+    await call();
+    return performance.now() - started;
+  };
+  for (let i = 0; i < (settings.warmup ?? 200); i++) {
+    await viaSdk();
+    await viaFetch();
+  }
+  const sdkMs: number[] = [];
+  const fetchMs: number[] = [];
+  const n = settings.calls ?? 2000;
+  for (let i = 0; i < n; i++) {
+    // Alternate which goes first, so neither always follows the other.
+    if (i % 2 === 0) {
+      sdkMs.push(await timed(viaSdk));
+      fetchMs.push(await timed(viaFetch));
+    } else {
+      fetchMs.push(await timed(viaFetch));
+      sdkMs.push(await timed(viaSdk));
+    }
+  }
+  return {
+    calls: n,
+    sdkMedianMs: median(sdkMs),
+    fetchMedianMs: median(fetchMs),
+    sdkMs,
+    fetchMs,
+  };
+}
+
+/** `for await` over every event of one organisation, sampling the heap once per page. */
+async function iterate(settings: Settings): Promise<IterateResult> {
+  const gc = globalThis.gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  const sdk = client(settings);
+  gc();
+  gc();
+  const baseline = process.memoryUsage().heapUsed;
+  let peak = baseline;
+  let items = 0;
+  let samples = 0;
+  const started = performance.now();
+  for await (const event of sdk.events.list({ limit: 100 })) {
+    if (!event.id) throw new Error('an event without id');
+    items++;
+    if (items % 100 === 0) {
+      samples++;
+      const used = process.memoryUsage().heapUsed;
+      if (used > peak) peak = used;
+    }
+  }
+  const ms = performance.now() - started;
+  if (settings.expected !== undefined && items !== settings.expected) {
+    throw new Error(`iterated ${items} events, expected ${settings.expected}`);
+  }
+  return {
+    items,
+    ms,
+    baselineHeapBytes: baseline,
+    peakHeapBytes: peak,
+    peakGrowthBytes: peak - baseline,
+    samples,
+  };
+}
+
+const [mode, json] = process.argv.slice(2);
+const settings = JSON.parse(json ?? '{}') as Settings;
+const result =
+  mode === 'calls' ? await calls(settings) : mode === 'iterate' ? await iterate(settings) : null;
+if (!result) throw new Error(`unknown mode '${mode}' (calls or iterate)`);
+process.stdout.write(`${JSON.stringify(result)}\n`);
