@@ -1,6 +1,5 @@
 import {
   LockMode,
-  raw,
   type EntityManager,
   type EntityName,
   type FilterQuery,
@@ -60,11 +59,17 @@ export async function findPage<T extends Ordered>(
     ((page.updated_since
       ? { updatedAt: 'asc', id: 'asc' }
       : { createdAt: 'asc', id: 'asc' }) as unknown as QueryOrderMap<T>);
-  // One statement: the page and, on each row, the count of all matching rows.
+  // One statement: the page and, on each row, the count of all matching rows as a scalar subquery
+  // (computed once, from the index, while the page itself stops after `limit` rows).
+  const count = em
+    .createQueryBuilder(entity, 'matching')
+    .count()
+    .where(where as never)
+    .as(TOTAL);
   const rows = await em
-    .createQueryBuilder(entity)
+    .createQueryBuilder(entity, 'e')
     .select('*')
-    .addSelect(raw(`count(*) over () as ${TOTAL}`))
+    .addSelect(count as never)
     .where(where as never)
     .orderBy(order as never)
     .limit(page.limit)
