@@ -74,8 +74,7 @@ function setHeaders(target: Record<string, string>, source: Record<string, strin
   for (const [name, value] of Object.entries(source ?? {})) target[name.toLowerCase()] = value;
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -136,15 +135,15 @@ export class Engine {
       let failure: APIError;
       let delay: number | undefined;
       try {
-        const response = await this.attempt(
+        const { response, text } = await this.attempt(
           url,
           { method: route.method, headers, body },
           Math.min(timeout, timeLeft),
           options.signal,
         );
         this.rateLimits.observe(kind, response.headers);
-        if (response.ok) return { data: (await readBody(response)) as T, response };
-        failure = APIError.generate(response.status, await readBody(response), response.headers);
+        if (response.ok) return { data: parseBody(text) as T, response };
+        failure = APIError.generate(response.status, parseBody(text), response.headers);
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'), clock.now());
         if (response.status === 429) {
           // Past the cap the caller decides: waiting that long is not the client's call to make.
@@ -174,13 +173,16 @@ export class Engine {
     }
   }
 
-  /** One fetch with its own timeout; connection failures become `APIConnectionError`s. */
+  /**
+   * One fetch with its own timeout, the body read as text within it; connection failures become
+   * `APIConnectionError`s.
+   */
   private async attempt(
     url: string,
     init: RequestInit,
     timeout: number,
     signal: AbortSignal | undefined,
-  ): Promise<Response> {
+  ): Promise<{ response: Response; text: string }> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -192,12 +194,7 @@ export class Engine {
     try {
       const response = await this.config.fetch(url, { ...init, signal: controller.signal });
       // Read the body inside the timeout too: a server that stalls mid-body is a timeout.
-      const buffered = await response.arrayBuffer();
-      return new Response(buffered.byteLength === 0 ? null : buffered, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+      return { response, text: await response.text() };
     } catch (error) {
       if (signal?.aborted) throw new APIUserAbortError();
       if (timedOut) throw new APIConnectionTimeoutError();
