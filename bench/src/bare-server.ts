@@ -315,12 +315,15 @@ async function createCheckin(req: IncomingMessage, res: ServerResponse) {
       throw new Refusal(409, 'not_checked_in', 'ticket is not checked in, so it cannot exit');
     }
     const now = new Date();
-    const attendee = (
-      await client.query<{ id: string; checked_in: boolean }>(
-        'select * from attendees where id = $1 and organisation_id = $2 limit 1',
-        [ticket.attendee_id, auth.organisationId],
-      )
-    ).rows[0];
+    await client.query(
+      'update tickets set status = $1, checked_in_at = $2, updated_at = $3 where id = $4',
+      [entry ? 'checked_in' : 'valid', entry ? now : null, now, ticket.id],
+    );
+    await client.query(
+      `update attendees set checked_in = $1, updated_at = $2
+        where id = $3 and organisation_id = $4 and checked_in <> $1`,
+      [entry, now, ticket.attendee_id, auth.organisationId],
+    );
     checkin = {
       id: newCheckinId(now),
       ticket_id: ticket.id,
@@ -352,17 +355,6 @@ async function createCheckin(req: IncomingMessage, res: ServerResponse) {
         checkin.created_at,
         checkin.updated_at,
       ],
-    );
-    if (attendee && attendee.checked_in !== entry) {
-      await client.query('update attendees set checked_in = $1, updated_at = $2 where id = $3', [
-        entry,
-        now,
-        attendee.id,
-      ]);
-    }
-    await client.query(
-      'update tickets set status = $1, checked_in_at = $2, updated_at = $3 where id = $4',
-      [entry ? 'checked_in' : 'valid', entry ? now : null, now, ticket.id],
     );
     await client.query('commit');
   } catch (error) {
