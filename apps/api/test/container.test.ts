@@ -98,14 +98,14 @@ beforeAll(async () => {
   tempDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-container-'));
   appDir = path.join(tempDir, 'app');
   const dashboardDir = path.join(appDir, 'dashboard');
-  // The image's build stage: the deployed API, and the dashboard built into it. The store has
-  // every package since `pnpm install`; only package metadata may have to be fetched.
+  // The image's build stage: the deployed API, and the dashboard built into it. As in the image,
+  // from the lockfile and the store `pnpm install` filled, without the network.
   await pnpm([
+    '--config.inject-workspace-packages=true',
     'deploy',
-    '--legacy',
     '--filter=@boxoffice/api',
     '--prod',
-    '--prefer-offline',
+    '--offline',
     appDir,
   ]);
   await pnpm([
