@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import pino, { type DestinationStream } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
+import { randomBase62 } from '../src/db/ids';
 import { createOrm, type Orm } from '../src/db/orm';
 import { closeLogger, createLogger } from '../src/http/logger';
 import { createRateLimits } from '../src/http/rate-limit';
@@ -132,7 +133,7 @@ describe('one line per request', () => {
 
   it('has no key id when the key was refused, and not the attempted key either', async () => {
     const id = requestId();
-    const attempted = 'bxo_live_notarealkey0000000000000000000000';
+    const attempted = `bxo_live_${randomBase62(40)}`;
     const result = await call(server, 'GET', '/api/v1/events', {
       key: attempted,
       headers: { 'x-request-id': id },

@@ -15,6 +15,7 @@ import {
   type ClientOptions,
   type Clock,
 } from '@boxoffice/sdk';
+import { randomBase62 } from '../src/db/ids';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
 import { addOrder, buildEvent, buildPayout, cancelFixtureOrder } from './fixtures';
 import {
@@ -422,10 +423,7 @@ describe('check-ins', () => {
 describe('errors from the server', () => {
   it('401: an unknown key is an AuthenticationError, not retried', async () => {
     const recorder = recordingFetch();
-    const client = clientFor(
-      { key: 'bxo_live_unknownunknownunknownunknown0000' },
-      { fetch: recorder.fetch },
-    );
+    const client = clientFor({ key: `bxo_live_${randomBase62(40)}` }, { fetch: recorder.fetch });
     const error = await failure(client.events.list());
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({
@@ -556,7 +554,7 @@ describe('errors from the server', () => {
     const recorder = recordingFetch();
     const { clock, sleeps } = skippingClock();
     const client = clientFor(
-      { key: 'bxo_live_unknownunknownunknownunknown0000' },
+      { key: `bxo_live_${randomBase62(40)}` },
       { fetch: recorder.fetch, clock, maxRetries: 1, random: () => 0 },
       { baseUrl: `http://127.0.0.1:${port}` },
     );

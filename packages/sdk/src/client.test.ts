@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLOCK_START, FakeClock } from '../test/fake-clock';
-import { harness, recordingLogger, TEST_BASE_URL, TEST_KEY } from '../test/harness';
+import { harness, recordingLogger, TEST_BASE_URL, TEST_KEY, testKey } from '../test/harness';
 import {
   item,
   json,
@@ -54,12 +54,13 @@ describe('construction', () => {
   });
 
   it('takes the key from BOXOFFICE_API_KEY, unless given one', async () => {
-    process.env.BOXOFFICE_API_KEY = 'bxo_live_fromtheenvironment0000000000';
+    const fromEnvironment = testKey();
+    process.env.BOXOFFICE_API_KEY = fromEnvironment;
     const script = new ScriptedFetch({ fallback: item({ id: 'evt_1' }) });
     await new Boxoffice({ fetch: script.fetch }).events.get('evt_1');
     await new Boxoffice({ fetch: script.fetch, apiKey: TEST_KEY }).events.get('evt_1');
     expect(script.requests.map((r) => r.headers.authorization)).toEqual([
-      'Bearer bxo_live_fromtheenvironment0000000000',
+      `Bearer ${fromEnvironment}`,
       `Bearer ${TEST_KEY}`,
     ]);
   });

@@ -1,9 +1,16 @@
+import { randomInt } from 'node:crypto';
 import { Boxoffice, type ClientOptions } from '../src/client';
 import type { Logger, LogLevel } from '../src/internal/log';
 import { FakeClock } from './fake-clock';
 import { ScriptedFetch, type Reply } from './scripted-fetch';
 
-export const TEST_KEY = 'bxo_live_0123456789abcdefghijklmnopqrstuv';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A key in the server's format, made up for the test run (no key is written into the tests). */
+export const testKey = (): string =>
+  `bxo_live_${Array.from({ length: 40 }, () => BASE62[randomInt(BASE62.length)]).join('')}`;
+
+export const TEST_KEY = testKey();
 export const TEST_BASE_URL = 'https://api.boxoffice.test/api/v1';
 
 export interface LogLine {

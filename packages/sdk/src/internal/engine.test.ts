@@ -16,7 +16,7 @@ import {
   UnprocessableEntityError,
 } from '../core/errors';
 import { CLOCK_START, turn, until } from '../../test/fake-clock';
-import { harness } from '../../test/harness';
+import { harness, TEST_KEY } from '../../test/harness';
 import {
   error,
   hang,
@@ -300,7 +300,7 @@ describe('request', () => {
     await client.events.create(eventBody);
     const [get, post] = script.requests;
     expect(get!.headers).toMatchObject({
-      authorization: 'Bearer bxo_live_0123456789abcdefghijklmnopqrstuv',
+      authorization: `Bearer ${TEST_KEY}`,
       accept: 'application/json',
     });
     expect(get!.headers).not.toHaveProperty('content-type');
