@@ -4,6 +4,21 @@ import type { Pool } from 'pg';
 const pools = new WeakMap<object, Promise<Pool>>();
 
 /**
+ * The ORM's `pg` pool, looked up once per connection. Once the ORM is closed the same (ended) pool
+ * is returned: asking the ORM again would reconnect.
+ */
+export function pgPool(em: EntityManager): Promise<Pool> {
+  const connection = em.getConnection();
+  let pool = pools.get(connection);
+  if (!pool) {
+    pool = connection.getNativeClient();
+    pools.set(connection, pool);
+    pool.catch(() => pools.delete(connection));
+  }
+  return pool;
+}
+
+/**
  * Runs one statement straight on the ORM's `pg` pool (the same connections, pool size and
  * timeouts), for per-request hot paths where the ORM's query pipeline costs more than the query
  * itself. Placeholders are `$1`, `$2`, … Never inside a transaction: the statement runs on
@@ -14,13 +29,6 @@ export async function query<R>(
   text: string,
   params: readonly unknown[],
 ): Promise<R[]> {
-  const connection = em.getConnection();
-  let pool = pools.get(connection);
-  if (!pool) {
-    pool = connection.getNativeClient();
-    pools.set(connection, pool);
-    pool.catch(() => pools.delete(connection));
-  }
-  const result = await (await pool).query(text, params as unknown[]);
+  const result = await (await pgPool(em)).query(text, params as unknown[]);
   return result.rows as R[];
 }

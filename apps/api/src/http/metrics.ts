@@ -3,21 +3,14 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Request, RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RateLimitClass } from '@boxoffice/contract';
+import type { Pool } from 'pg';
 import type { Orm } from '../db/orm';
+import { pgPool } from '../db/sql';
 import type { ScanOutcome } from '../modules/checkins/checkin.router';
 import { AppError } from './errors';
 
 /** The request metrics' label values per method; anything else is one `OTHER`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-
-/** The pool counts of `pg`, read at scrape time. */
-interface PoolStats {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-  ended?: boolean;
-  options: { max?: number };
-}
 
 export interface Metrics {
   /** This app's own registry (several apps in one process do not share counters). */
@@ -102,22 +95,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
 
 /** Gauges of the `pg` pool behind the ORM, read when Prometheus scrapes. */
 function registerPoolGauges(orm: Pick<Orm, 'em'>, registers: Registry[]): void {
-  let pool: Promise<PoolStats | null> | undefined;
-  const stats = async (): Promise<PoolStats | null> => {
-    // The pool object lives as long as the ORM's connection; once closed, there is nothing to read
-    // (asking again would reconnect).
-    pool ??= orm.em
-      .getConnection()
-      .getNativeClient()
-      .then(
-        (client): PoolStats => client,
-        () => null,
-      );
-    const current = await pool;
-    if (current === null) pool = undefined;
-    return current && !current.ended ? current : null;
+  const stats = async (): Promise<Pool | null> => {
+    const pool = await pgPool(orm.em).catch(() => null);
+    return pool && !pool.ended ? pool : null;
   };
-  const gauge = (name: string, help: string, read: (pool: PoolStats) => number | undefined) =>
+  const gauge = (name: string, help: string, read: (pool: Pool) => number | undefined) =>
     new Gauge({
       name,
       help,
