@@ -37,43 +37,61 @@ function AuthLayout({
 
 type Errors<K extends string> = Partial<Record<K, string>>;
 
-/** Focuses the first field with an error, in form order. */
-function focusFirstInvalid(form: HTMLFormElement | null) {
-  form?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
-}
-
-export function SignUpPage() {
-  const { signUp } = useSession();
+/**
+ * The submit flow both forms share: check the fields (an error moves focus to the first invalid
+ * one), then run `action` once at a time. On success the page navigates away, so the form stays
+ * busy; a failure is shown above the button.
+ */
+function useAuthForm<K extends string>(validate: () => Errors<K>, action: () => Promise<void>) {
   const formRef = useRef<HTMLFormElement>(null);
-  const [organisationName, setOrganisationName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Errors<'organisation' | 'email' | 'password'>>({});
+  const [errors, setErrors] = useState<Errors<K>>({});
   const [serverError, setServerError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const found: typeof errors = {};
-    if (!organisationName.trim()) found.organisation = 'Enter your organisation’s name.';
-    if (!EMAIL.test(email.trim())) found.email = 'Enter an email address like name@example.com.';
-    if (password.length < MIN_PASSWORD) found.password = `Use at least ${MIN_PASSWORD} characters.`;
+    const found = validate();
     setErrors(found);
     setServerError(null);
     if (Object.keys(found).length > 0) {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      requestAnimationFrame(() =>
+        formRef.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus(),
+      );
       return;
     }
     setBusy(true);
     try {
-      await signUp({ organisation_name: organisationName.trim(), email: email.trim(), password });
-      navigate(routes.keys, { replace: true });
+      await action();
     } catch (error) {
       setServerError(error);
       setBusy(false);
     }
   };
+
+  return { formRef, errors, serverError, busy, submit };
+}
+
+export function SignUpPage() {
+  const { signUp } = useSession();
+  const [organisationName, setOrganisationName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { formRef, errors, serverError, busy, submit } = useAuthForm(
+    () => {
+      const found: Errors<'organisation' | 'email' | 'password'> = {};
+      if (!organisationName.trim()) found.organisation = 'Enter your organisation’s name.';
+      if (!EMAIL.test(email.trim())) found.email = 'Enter an email address like name@example.com.';
+      if (password.length < MIN_PASSWORD) {
+        found.password = `Use at least ${MIN_PASSWORD} characters.`;
+      }
+      return found;
+    },
+    async () => {
+      await signUp({ organisation_name: organisationName.trim(), email: email.trim(), password });
+      navigate(routes.keys, { replace: true });
+    },
+  );
 
   return (
     <AuthLayout
@@ -130,34 +148,20 @@ export function SignUpPage() {
 
 export function SignInPage() {
   const { signIn } = useSession();
-  const formRef = useRef<HTMLFormElement>(null);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Errors<'email' | 'password'>>({});
-  const [serverError, setServerError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const found: typeof errors = {};
-    if (!EMAIL.test(email.trim())) found.email = 'Enter the email address you signed up with.';
-    if (!password) found.password = 'Enter your password.';
-    setErrors(found);
-    setServerError(null);
-    if (Object.keys(found).length > 0) {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    setBusy(true);
-    try {
+  const { formRef, errors, serverError, busy, submit } = useAuthForm(
+    () => {
+      const found: Errors<'email' | 'password'> = {};
+      if (!EMAIL.test(email.trim())) found.email = 'Enter the email address you signed up with.';
+      if (!password) found.password = 'Enter your password.';
+      return found;
+    },
+    async () => {
       await signIn({ email: email.trim(), password });
       navigate(afterSignIn(), { replace: true });
-    } catch (error) {
-      setServerError(error);
-      setBusy(false);
-    }
-  };
+    },
+  );
 
   return (
     <AuthLayout
