@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { newRequestId } from './request-id';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -17,7 +17,7 @@ function answer(socket: Duplex, status: number, body: { error: string; code: str
       `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
       'Content-Type: application/json; charset=utf-8',
       `Content-Length: ${Buffer.byteLength(text)}`,
-      `X-Request-Id: req_${randomUUID().replaceAll('-', '')}`,
+      `X-Request-Id: ${newRequestId()}`,
       'Connection: close',
       '',
       text,
@@ -70,7 +70,7 @@ export function answerProtocolErrors(server: Server): void {
       .writeHead(417, {
         'Content-Type': 'application/json; charset=utf-8',
         'Content-Length': Buffer.byteLength(text),
-        'X-Request-Id': `req_${randomUUID().replaceAll('-', '')}`,
+        'X-Request-Id': newRequestId(),
         Connection: 'close',
       })
       .end(text);
