@@ -14,8 +14,9 @@ import { errorHandler, notFoundHandler } from './http/error-handler';
 import { idempotency } from './http/idempotency';
 import { requestLogger } from './http/logger';
 import { createMetrics, metricsEndpoint, type Metrics } from './http/metrics';
-import { buildOpenApiDocument } from './http/openapi';
+import { buildOpenApiDocument, openApiEndpoint } from './http/openapi';
 import type { RateLimits } from './http/rate-limit';
+import { requestDeadline } from './http/deadline';
 import { requestId } from './http/request-id';
 import { RoutePatterns, routeLabel } from './http/routes';
 import { dashboardSession, sessionCookies } from './http/session';
@@ -46,6 +47,10 @@ export interface AppDeps {
   metrics?: Metrics;
   /** With a token, `GET /metrics` on this app too, for `Authorization: Bearer <token>` only. */
   metricsToken?: string | undefined;
+  /** API and dashboard requests still unanswered after this long get a 503; none by default. */
+  requestDeadlineMs?: number;
+  /** True once the server is shutting down: readiness then fails, so no new traffic comes. */
+  isStopping?: () => boolean;
 }
 
 /** Ten sign-in attempts per address and email per quarter hour. */
@@ -112,6 +117,14 @@ export function createApp(deps: AppDeps): express.Express {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
+    if (deps.isStopping?.()) {
+      res.set('Retry-After', '5').status(503).json({
+        error: 'Service temporarily unavailable',
+        code: 'service_unavailable',
+        status: 'stopping',
+      });
+      return;
+    }
     const [database, store] = await Promise.all([
       within(
         2000,
@@ -145,17 +158,16 @@ export function createApp(deps: AppDeps): express.Express {
 
   if (deps.metricsToken) app.get('/metrics', metricsEndpoint(metrics, deps.metricsToken));
 
-  const openApiDocument = buildOpenApiDocument(deps.version ?? '1.0.0');
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument);
-  });
+  app.get('/openapi.json', openApiEndpoint(buildOpenApiDocument(deps.version ?? '1.0.0')));
   app.use(
     '/docs',
     routeLabel('/docs'),
     apiReference({ url: '/openapi.json', pageTitle: 'Boxoffice API reference' }),
   );
 
+  const deadline = requestDeadline(deps.requestDeadlineMs);
   const api = express.Router();
+  api.use(deadline);
   api.use((_req, res, next) => {
     res.locals.em = orm.em.fork();
     next();
@@ -177,6 +189,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(API_BASE_PATH, api);
 
   const dashboardApi = express.Router();
+  dashboardApi.use(deadline);
   dashboardApi.use((_req, res, next) => {
     res.locals.em = orm.em.fork();
     next();

@@ -29,6 +29,11 @@ export const ConfigSchema = z.object({
   DB_POOL_MAX: integer(10, 1),
   /** How long a request waits for a database connection before answering 503. */
   DB_CONNECT_TIMEOUT_MS: integer(3000, 100),
+  /**
+   * The longest one SQL statement may take, measured by the server (a stopped or unreachable
+   * PostgreSQL never answers, so the server-side `statement_timeout` alone is not enough).
+   */
+  DB_QUERY_TIMEOUT_MS: integer(5000, 100),
   /** Redis connection string: the rate-limit store shared by every instance. */
   REDIS_URL: z
     .string()
@@ -37,6 +42,12 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_READS_PER_MINUTE: integer(60, 1),
   RATE_LIMIT_WRITES_PER_MINUTE: integer(10, 1),
   BODY_LIMIT_BYTES: integer(100 * 1024, 1024),
+  /** Open connections per instance; past it new connections are closed at once. */
+  MAX_CONNECTIONS: integer(1000, 1),
+  /** A request's headers must arrive within this long, or the answer is a 408. */
+  HEADERS_TIMEOUT_MS: integer(10_000, 1000),
+  /** A whole request, body included, must arrive within this long, or the answer is a 408. */
+  REQUEST_TIMEOUT_MS: integer(30_000, 1000),
   SHUTDOWN_GRACE_MS: integer(10_000, 0),
   /** The built dashboard to serve at /dashboard; defaults to apps/dashboard/dist in a checkout. */
   DASHBOARD_DIR: z.string().min(1).optional(),
@@ -78,6 +89,9 @@ function crossChecks(config: Config, issue: (name: keyof Config, message: string
       'DATABASE_URL',
       'is required when NODE_ENV is production (the embedded PostgreSQL is for development only)',
     );
+  }
+  if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
+    issue('HEADERS_TIMEOUT_MS', 'must not be longer than REQUEST_TIMEOUT_MS');
   }
   if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0) {
     if (config.METRICS_PORT === config.PORT) issue('METRICS_PORT', 'must differ from PORT');

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { createApp, defaultLoginAttempts } from './app';
 import { answerProtocolErrors } from './http/client-error';
+import { createHttpServer } from './http/server';
 import { defaultDashboardDir } from './db/paths';
 import { configSecrets, loadConfig, redactSecrets, redactUrl, type Config } from './config';
 import { createOrm, migrate } from './db/orm';
@@ -22,6 +23,7 @@ async function main(config: Config): Promise<void> {
     databaseUrl,
     poolMax: config.DB_POOL_MAX,
     connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
   });
   if (embedded) {
     await migrate(orm);
@@ -33,6 +35,8 @@ async function main(config: Config): Promise<void> {
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
         connectTimeout: 2000,
+        // A Redis that accepts connections but does not answer: fail each command, don't queue it.
+        commandTimeout: 1000,
       })
     : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
@@ -55,10 +59,16 @@ async function main(config: Config): Promise<void> {
     dashboardDir,
     secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
     loginAttempts: defaultLoginAttempts(redis),
+    requestDeadlineMs: config.DB_CONNECT_TIMEOUT_MS + config.DB_QUERY_TIMEOUT_MS,
+    isStopping: () => http.draining,
   });
-  const httpServer = createServer(app);
-  answerProtocolErrors(httpServer);
-  const server = await listen(httpServer, config.PORT, config.HOST);
+  const http = createHttpServer(app, {
+    maxConnections: config.MAX_CONNECTIONS,
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+  });
+  answerProtocolErrors(http.server);
+  const server = await listen(http.server, config.PORT, config.HOST);
   const metricsServer =
     config.METRICS_PORT === undefined
       ? undefined
@@ -95,7 +105,11 @@ async function main(config: Config): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
-    await Promise.all([close(server), metricsServer && close(metricsServer)]);
+    // Keep-alive connections close after their next answer, so load balancers reconnect elsewhere.
+    await Promise.all([
+      http.drain(config.SHUTDOWN_GRACE_MS),
+      metricsServer && close(metricsServer),
+    ]);
     await orm.close();
     redis?.disconnect();
     await embedded?.stop();

@@ -31,9 +31,13 @@ describe('loadConfig', () => {
       PORT: 3000,
       DB_POOL_MAX: 10,
       DB_CONNECT_TIMEOUT_MS: 3000,
+      DB_QUERY_TIMEOUT_MS: 5000,
       RATE_LIMIT_READS_PER_MINUTE: 60,
       RATE_LIMIT_WRITES_PER_MINUTE: 10,
       BODY_LIMIT_BYTES: 102400,
+      MAX_CONNECTIONS: 1000,
+      HEADERS_TIMEOUT_MS: 10000,
+      REQUEST_TIMEOUT_MS: 30000,
       SHUTDOWN_GRACE_MS: 10000,
       LOG_LEVEL: 'info',
       METRICS_HOST: '0.0.0.0',
@@ -93,6 +97,12 @@ describe('loadConfig', () => {
     const text = failure(env);
     expect(text).toMatch(/^Invalid configuration:\n {2}/);
     expect(text).toContain(message);
+  });
+
+  it('refuses a header timeout longer than the request timeout', () => {
+    expect(failure({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toContain(
+      'HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS',
+    );
   });
 
   it('names every bad variable at once', () => {

@@ -45,6 +45,9 @@ const eventsNamed = (organisationId: string, name: string) =>
     name,
   ]);
 
+const recordsOf = (key: string) =>
+  count('select count(*) as count from idempotency_records where key = ?', [key]);
+
 const checkinsOf = (ticketId: string) =>
   count('select count(*) as count from checkins where ticket_id = ?', [ticketId]);
 
@@ -83,7 +86,7 @@ describe('Idempotency-Key', () => {
     expect((await post(tenant, '/checkins', body)).status).toBe(409);
   });
 
-  it('replays 4xx answers such as 404, 422 and 400', async () => {
+  it("replays the operation's own 4xx answers: 404 and 422", async () => {
     const tenant = await createTenant();
     const door = await buildEvent(tenant.organisationId, { tickets: 1 });
     const other = await buildEvent(tenant.organisationId, { tickets: 1 });
@@ -100,11 +103,35 @@ describe('Idempotency-Key', () => {
     const wrong = await post(tenant, '/checkins', wrongDoor, wrongKey);
     expect(wrong.status).toBe(422);
     expectReplayOf(await post(tenant, '/checkins', wrongDoor, wrongKey), wrong);
+  });
 
-    const invalidKey = randomUUID();
-    const invalid = await post(tenant, '/events', { name: 'No dates' }, invalidKey);
+  it('stores nothing for a request refused as sent (400): the key stays free', async () => {
+    const tenant = await createTenant();
+    const key = randomUUID();
+    const invalid = await post(tenant, '/events', { name: 'No dates' }, key);
     expect(invalid.status).toBe(400);
-    expectReplayOf(await post(tenant, '/events', { name: 'No dates' }, invalidKey), invalid);
+    expect(await recordsOf(key)).toBe(0);
+    // Repeated, it is refused the same way, afresh; corrected, it runs under the same key.
+    const again = await post(tenant, '/events', { name: 'No dates' }, key);
+    expect(again.status).toBe(400);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const fixed = await post(tenant, '/events', eventBody('Fixed with the same key'), key);
+    expect(fixed.status).toBe(201);
+    expect(await recordsOf(key)).toBe(1);
+  });
+
+  it('names a few unknown fields, not thousands, and stores nothing for them', async () => {
+    const tenant = await createTenant();
+    const key = randomUUID();
+    const body: Record<string, unknown> = eventBody('Padded');
+    for (let i = 0; i < 3000; i++) body[`unknown_field_${i}`] = i;
+    const refused = await post(tenant, '/events', body, key);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      'unknown fields: unknown_field_0, unknown_field_1, unknown_field_2, unknown_field_3, unknown_field_4 and 2995 more',
+    );
+    expect(JSON.stringify(refused.body).length).toBeLessThan(1000);
+    expect(await recordsOf(key)).toBe(0);
   });
 
   it('does not store a 409: the retry runs again', async () => {

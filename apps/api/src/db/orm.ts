@@ -1,5 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import type { Pool, PoolClient } from 'pg';
 import { entities } from './entities';
 import { Migration20261122000000_initial } from './migrations/Migration20261122000000_initial';
 import { Migration20261122010000_dashboard } from './migrations/Migration20261122010000_dashboard';
@@ -18,10 +19,43 @@ export interface OrmOptions {
   poolMax?: number;
   /** Bounds both connecting and waiting for a pooled connection: past it the request gets a 503. */
   connectTimeoutMs?: number;
+  /**
+   * Bounds each statement, measured by this process: past it the statement fails (a 503). None by
+   * default: the operator CLI's migrations may take as long as they need.
+   */
+  queryTimeoutMs?: number;
   debug?: boolean;
 }
 
+/**
+ * A statement abandoned by the client-side timeout is still running on its connection, perhaps in
+ * the middle of a transaction. Handed to the next request, that connection would queue the new
+ * statements behind it, or run them inside the abandoned transaction and commit half of it. So the
+ * connection is closed instead (PostgreSQL then rolls the transaction back) and the pool, seeing
+ * it closed, does not take it back.
+ */
+function closeTimedOutClients(pool: Pool): void {
+  pool.on('connect', (client: PoolClient) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const result = query(...args);
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => {
+          if (error instanceof Error && error.message === QUERY_TIMEOUT_MESSAGE) {
+            void client.end().catch(() => undefined);
+          }
+        });
+      }
+      return result;
+    };
+  });
+}
+
+/** What `pg` rejects a statement with when `query_timeout` passes. */
+export const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
+
 export function ormConfig(options: OrmOptions): Options {
+  const queryTimeout = options.queryTimeoutMs;
   return {
     clientUrl: options.databaseUrl,
     entities,
@@ -36,9 +70,14 @@ export function ormConfig(options: OrmOptions): Options {
     pool: { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
     driverOptions: {
       connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
-      // A query that cannot finish in this time is a stuck query; fail it rather than hang the request.
-      statement_timeout: 15_000,
+      // PostgreSQL cancels a slow statement itself (a clean error, the connection stays usable) a
+      // little before this process gives up on it; the client-side bound is for a server that
+      // cannot answer at all (stopped, or its host gone), which the server-side one never catches.
+      ...(queryTimeout === undefined
+        ? {}
+        : { statement_timeout: Math.max(50, queryTimeout - 500), query_timeout: queryTimeout }),
       idle_in_transaction_session_timeout: 30_000,
+      onPoolCreated: closeTimedOutClients,
     },
     debug: options.debug ?? false,
     allowGlobalContext: false,

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { AppError } from './errors';
 
@@ -21,7 +22,18 @@ function nestsDeeperThan(value: unknown, max: number): boolean {
  * refused before its body is read. Any other content type is a 400 naming the expected one.
  */
 export function jsonBody(limitBytes: number): RequestHandler[] {
-  const parse = express.json({ limit: limitBytes, strict: true, type: () => true });
+  const parse = express.json({
+    limit: limitBytes,
+    strict: true,
+    type: () => true,
+    // The decoder would turn invalid bytes into U+FFFD, and the stored text would differ from what
+    // was sent without anyone noticing.
+    verify: (_req, _res, raw) => {
+      if (!isUtf8(raw)) {
+        throw new AppError(400, 'invalid_encoding', 'request body is not valid UTF-8');
+      }
+    },
+  });
   return [
     (req, _res, next) => {
       if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT') return next();
@@ -37,6 +49,10 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
           'unsupported_content_type',
           'Content-Type must be application/json',
         );
+      }
+      const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type)?.[1];
+      if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+        throw new AppError(400, 'unsupported_encoding', 'request body must be UTF-8 encoded JSON');
       }
       next();
     },

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import type { Logger } from 'pino';
+import { QUERY_TIMEOUT_MESSAGE } from '../db/orm';
 import { AppError } from './errors';
 import { describeRequestValidationError } from './validation';
 
@@ -16,6 +17,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  '57014', // query_canceled: statement_timeout
   '08000',
   '08001',
   '08003',
@@ -28,6 +30,8 @@ const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'connection is closed',
   'Client has encountered a connection error',
+  'Client was closed and is not queryable',
+  QUERY_TIMEOUT_MESSAGE,
 ];
 
 /** Whether an error means the database (or another backing store) cannot be reached right now. */
@@ -56,6 +60,11 @@ interface BodyParserError {
 /** Turns every error into `{ error, code }` with the right status; internals never leave the server. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
+    if (res.writableEnded) {
+      // Answered already (the request deadline's 503): the route's late failure has no one to go to.
+      logger.debug({ err: error, requestId: res.locals.requestId }, 'error after the answer');
+      return;
+    }
     if (res.headersSent) {
       next(error);
       return;

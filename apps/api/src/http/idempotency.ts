@@ -21,10 +21,14 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** 2xx and 4xx answers are final and replayed; 409, 429 and 5xx leave the key free for a retry. */
+/**
+ * Answers of the operation itself are stored and replayed: successes, and the 404 and 422 of what
+ * the request referred to. A request the server could not accept as sent (400, 413) gets the same
+ * answer again whenever it is repeated, so storing it would only let a client fill the table;
+ * 409, 429 and 5xx leave the key free for a retry.
+ */
 const isReplayable = (status: number): boolean =>
-  (status >= 200 && status < 300) ||
-  (status >= 400 && status < 500 && status !== 409 && status !== 429);
+  (status >= 200 && status < 300) || status === 404 || status === 422;
 
 /**
  * `Idempotency-Key` on POST: the first final answer is stored (before it is sent, so an
@@ -76,7 +80,10 @@ export function idempotency(logger: Logger): RequestHandler {
         .catch((error: unknown) =>
           logger.error({ err: error }, 'could not record idempotent response'),
         )
-        .finally(() => send(body));
+        .finally(() => {
+          // The request deadline may have answered while the route was still working.
+          if (!res.headersSent) send(body);
+        });
       return res;
     };
     next();

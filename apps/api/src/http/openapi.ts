@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler } from 'express';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { API_BASE_PATH, contract } from '@boxoffice/contract';
 
@@ -38,4 +40,26 @@ export function buildOpenApiDocument(version: string): Json {
     { setOperationId: 'concatenated-path' },
   ) as unknown as Json;
   return { ...(toOpenApi31(document) as Json), openapi: '3.1.0' };
+}
+
+/**
+ * `GET /openapi.json` from one buffer serialised at start: the document is large, and serialising
+ * it per request let a client that asks for it many times cheaply cost the server a lot. An
+ * `ETag` lets clients revalidate without downloading it again.
+ */
+export function openApiEndpoint(document: Json): RequestHandler {
+  const body = Buffer.from(JSON.stringify(document));
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return (req, res) => {
+    res.set({ ETag: etag, 'Cache-Control': 'no-cache' });
+    const tags = req.get('if-none-match');
+    if (
+      tags &&
+      tags.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')))
+    ) {
+      res.status(304).end();
+      return;
+    }
+    res.type('application/json; charset=utf-8').send(body);
+  };
 }

@@ -3,6 +3,15 @@ import type { RequestValidationError } from '@ts-rest/express';
 
 const fieldName = (issue: ZodIssue): string => issue.path.map(String).join('.');
 
+/** An error names at most this many unknown fields, each cut to `MAX_FIELD_NAME` characters. */
+const MAX_NAMED_FIELDS = 5;
+const MAX_FIELD_NAME = 64;
+/** At most this many problems are listed in `details`. */
+export const MAX_DETAILS = 10;
+
+const clip = (name: string): string =>
+  name.length > MAX_FIELD_NAME ? `${name.slice(0, MAX_FIELD_NAME)}…` : name;
+
 const article = (noun: string): string => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
 
 const TYPE_NAMES: Record<string, string> = {
@@ -31,7 +40,10 @@ export function describeIssue(issue: ZodIssue, location: 'body' | 'query' | 'pat
       return `${subject} must be ${JSON.stringify(issue.expected)}`;
     case 'unrecognized_keys': {
       const keys = issue.keys.map((key) => (field ? `${field}.${key}` : key));
-      return keys.length === 1 ? `unknown field: ${keys[0]}` : `unknown fields: ${keys.join(', ')}`;
+      if (keys.length === 1) return `unknown field: ${clip(keys[0]!)}`;
+      const named = keys.slice(0, MAX_NAMED_FIELDS).map(clip).join(', ');
+      const more = keys.length - MAX_NAMED_FIELDS;
+      return `unknown fields: ${named}${more > 0 ? ` and ${more} more` : ''}`;
     }
     case 'too_small': {
       const min = Number(issue.minimum);
@@ -78,8 +90,8 @@ export function describeZodError(
   error: ZodError,
   location: 'body' | 'query' | 'path',
 ): ValidationProblem[] {
-  return error.issues.map((issue) => ({
-    field: fieldName(issue),
+  return error.issues.slice(0, MAX_DETAILS).map((issue) => ({
+    field: clip(fieldName(issue)),
     message: describeIssue(issue, location),
   }));
 }

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -333,6 +333,33 @@ export interface ScratchPostgres {
   start(): Promise<void>;
   /** Stops it and deletes its data. */
   destroy(): Promise<void>;
+  /**
+   * Suspends the server and every backend (SIGSTOP): connections stay open and nothing answers,
+   * as when its host hangs or its disk stalls. `thaw` resumes them.
+   */
+  freeze(): Promise<void>;
+  thaw(): Promise<void>;
+}
+
+/** The pids of `root` and all its descendants, read from /proc (Linux). */
+async function processTree(root: number): Promise<number[]> {
+  const parents = new Map<number, number[]>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // `pid (comm) state ppid …`; comm may contain spaces and parentheses.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isFinite(ppid)) continue;
+    parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+  }
+  const tree: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    tree.push(pid);
+    queue.push(...(parents.get(pid) ?? []));
+  }
+  return tree;
 }
 
 export async function startScratchPostgres(): Promise<ScratchPostgres> {
@@ -351,6 +378,8 @@ export async function startScratchPostgres(): Promise<ScratchPostgres> {
     throw error;
   }
   const url = current.url;
+  const postmasterPid = async () =>
+    Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
   return {
     url,
     port,
@@ -364,10 +393,21 @@ export async function startScratchPostgres(): Promise<ScratchPostgres> {
       if (!current) current = await open();
     },
     async destroy() {
+      await this.thaw().catch(() => undefined);
       const stopping = current;
       current = null;
       await stopping?.stop().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
+    },
+    async freeze() {
+      const postmaster = await postmasterPid();
+      // The postmaster first, so that it forks no backend while the others are being stopped.
+      process.kill(postmaster, 'SIGSTOP');
+      for (const pid of await processTree(postmaster)) process.kill(pid, 'SIGSTOP');
+    },
+    async thaw() {
+      const postmaster = await postmasterPid();
+      for (const pid of await processTree(postmaster)) process.kill(pid, 'SIGCONT');
     },
   };
 }
