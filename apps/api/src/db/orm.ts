@@ -28,13 +28,22 @@ export interface OrmOptions {
 }
 
 /**
+ * Keeps the pool whole when connections fail under load or the database stops answering.
+ *
  * A statement abandoned by the client-side timeout is still running on its connection, perhaps in
  * the middle of a transaction. Handed to the next request, that connection would queue the new
- * statements behind it, or run them inside the abandoned transaction and commit half of it. So the
- * connection is closed instead (PostgreSQL then rolls the transaction back) and the pool, seeing
- * it closed, does not take it back.
+ * statements behind it, or run them inside the abandoned transaction and commit it. So that
+ * connection is closed instead (PostgreSQL then rolls the transaction back).
+ *
+ * And a connection that closes while checked out goes back to the pool at once, to be discarded:
+ * the query builder under the ORM releases a transaction's connection only after a successful
+ * BEGIN, COMMIT or ROLLBACK, so a transaction on a dead connection would otherwise hold its pool
+ * slot for good, and a few of them would leave every later request waiting for a connection.
  */
-function closeTimedOutClients(pool: Pool): void {
+function guardPool(pool: Pool): void {
+  const checkedOut = new Set<PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
   pool.on('connect', (client: PoolClient) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as { query: unknown }).query = (...args: unknown[]) => {
@@ -48,6 +57,13 @@ function closeTimedOutClients(pool: Pool): void {
       }
       return result;
     };
+    client.once('end', () => {
+      if (!checkedOut.has(client)) return;
+      const release = client.release.bind(client);
+      // Whoever holds it may still release it later; that second release must be harmless.
+      client.release = () => undefined;
+      release(new Error('connection closed while checked out'));
+    });
   });
 }
 
@@ -77,7 +93,7 @@ export function ormConfig(options: OrmOptions): Options {
         ? {}
         : { statement_timeout: Math.max(50, queryTimeout - 500), query_timeout: queryTimeout }),
       idle_in_transaction_session_timeout: 30_000,
-      onPoolCreated: closeTimedOutClients,
+      onPoolCreated: guardPool,
     },
     debug: options.debug ?? false,
     allowGlobalContext: false,

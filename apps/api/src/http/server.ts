@@ -116,10 +116,18 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
         // `http.Server#close` would also destroy every connection without a request in progress,
         // including one accepted a moment ago whose request is still on the wire: that client
         // would see a reset. Stopping the listener alone leaves those connections to finish.
-        NetServer.prototype.close.call(server, () => {
-          clearTimeout(deadline);
-          resolve(true);
+        // It stops after this turn of the event loop, so connections the kernel has already
+        // completed are accepted (and answered) rather than reset with the listening socket.
+        setImmediate(() => {
+          NetServer.prototype.close.call(server, () => {
+            clearTimeout(deadline);
+            resolve(true);
+          });
+          lingerIdle();
         });
+      });
+
+      function lingerIdle(): void {
         for (const socket of connections) {
           const pending = owedOn(socket);
           if (pending.size > 0) {
@@ -134,7 +142,7 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
           timer.unref();
           lingering.set(socket, timer);
         }
-      });
+      }
     },
   };
 }

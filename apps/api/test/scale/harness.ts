@@ -341,6 +341,15 @@ export interface ScratchPostgres {
   thaw(): Promise<void>;
 }
 
+/** Sends `name` to `pid`, if it still exists (a backend may exit between listing and signal). */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
 /** The pids of `root` and all its descendants, read from /proc (Linux). */
 async function processTree(root: number): Promise<number[]> {
   const parents = new Map<number, number[]>();
@@ -380,6 +389,11 @@ export async function startScratchPostgres(): Promise<ScratchPostgres> {
   const url = current.url;
   const postmasterPid = async () =>
     Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const thaw = async () => {
+    if (!current) return;
+    const postmaster = await postmasterPid();
+    for (const pid of await processTree(postmaster)) signal(pid, 'SIGCONT');
+  };
   return {
     url,
     port,
@@ -393,7 +407,7 @@ export async function startScratchPostgres(): Promise<ScratchPostgres> {
       if (!current) current = await open();
     },
     async destroy() {
-      await this.thaw().catch(() => undefined);
+      await thaw().catch(() => undefined);
       const stopping = current;
       current = null;
       await stopping?.stop().catch(() => undefined);
@@ -402,13 +416,10 @@ export async function startScratchPostgres(): Promise<ScratchPostgres> {
     async freeze() {
       const postmaster = await postmasterPid();
       // The postmaster first, so that it forks no backend while the others are being stopped.
-      process.kill(postmaster, 'SIGSTOP');
-      for (const pid of await processTree(postmaster)) process.kill(pid, 'SIGSTOP');
+      signal(postmaster, 'SIGSTOP');
+      for (const pid of await processTree(postmaster)) signal(pid, 'SIGSTOP');
     },
-    async thaw() {
-      const postmaster = await postmasterPid();
-      for (const pid of await processTree(postmaster)) process.kill(pid, 'SIGCONT');
-    },
+    thaw,
   };
 }
 
