@@ -193,12 +193,13 @@ describe('PostgreSQL frozen under load', () => {
       const failure = await em
         .transactional(async (tx) => {
           const connection = tx.getConnection();
-          const [{ pid }] = (await connection.execute(
+          const [backend] = await connection.execute<{ pid: number }[]>(
             'select pg_backend_pid() as pid',
             [],
             'all',
             tx.getTransactionContext(),
-          )) as [{ pid: number }];
+          );
+          const pid = backend!.pid;
           await connection.execute(
             'update events set name = ? where id = ?',
             [marker, event!.id],
