@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { apiReference } from '@scalar/express-api-reference';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { API_BASE_PATH, contract } from '@boxoffice/contract';
 import { DASHBOARD_API_BASE_PATH, dashboardContract } from '@boxoffice/dashboard-contract';
@@ -17,6 +16,7 @@ import { createMetrics, metricsEndpoint, type Metrics } from './http/metrics';
 import { buildOpenApiDocument } from './http/openapi';
 import type { RateLimits } from './http/rate-limit';
 import { requestId } from './http/request-id';
+import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { RoutePatterns, routeLabel } from './http/routes';
 import { dashboardSession, sessionCookies } from './http/session';
 import { dashboardRouter } from './modules/dashboard/dashboard.router';
@@ -149,11 +149,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  app.use(
-    '/docs',
-    routeLabel('/docs'),
-    apiReference({ url: '/openapi.json', pageTitle: 'Boxoffice API reference' }),
-  );
+  app.use(REFERENCE_PATH, routeLabel(REFERENCE_PATH), referencePage());
 
   const api = express.Router();
   api.use((_req, res, next) => {
