@@ -18,6 +18,7 @@ import type { RateLimits } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { RoutePatterns, routeLabel } from './http/routes';
+import { securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
 import { dashboardRouter } from './modules/dashboard/dashboard.router';
 import { attendeesRouter } from './modules/attendees/attendee.router';
@@ -38,6 +39,8 @@ export interface AppDeps {
   dashboardDir?: string | undefined;
   /** Session cookies get `Secure` (all but local development over plain HTTP). */
   secureCookies?: boolean;
+  /** Responses carry Strict-Transport-Security (production, where the server is reached over HTTPS). */
+  hsts?: boolean;
   /** Sign-in attempts per address and email; in-process by default. */
   loginAttempts?: AttemptLimiter;
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client address. */
@@ -105,6 +108,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('query parser', 'simple');
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
 
+  app.use(securityHeaders({ hsts: deps.hsts ?? false }));
   app.use(requestId);
   app.use(requestLogger(logger, { routes, metrics }));
 

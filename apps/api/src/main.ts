@@ -54,6 +54,7 @@ async function main(config: Config): Promise<void> {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     dashboardDir,
     secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
+    hsts: config.NODE_ENV === 'production',
     loginAttempts: defaultLoginAttempts(redis),
   });
   const httpServer = createServer(app);

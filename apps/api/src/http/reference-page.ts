@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import express from 'express';
 import { notFoundHandler } from './error-handler';
+import { contentSecurityPolicy } from './security-headers';
 
 /** Where the reference page and its files are served. */
 export const REFERENCE_PATH = '/docs';
@@ -82,7 +83,9 @@ createApiReference(mount, JSON.parse(mount.dataset.configuration));
  */
 export function referencePage(bundleDir: string = referenceBundleDir()): express.Router {
   const router = express.Router();
-  router.get('/', (_req, res) => {
+  // Scalar injects its stylesheet and positions popovers with inline styles.
+  const policy = contentSecurityPolicy({ 'style-src': ["'unsafe-inline'"] });
+  router.get('/', policy, (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('html').send(page);
   });
   router.get(`/${SCRIPT}`, (_req, res) => {
