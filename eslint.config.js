@@ -32,7 +32,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/config.ts', '**/test/**', '**/*.test.ts', '**/*.config.ts', '**/scripts/**'],
+    files: [
+      '**/config.ts',
+      '**/test/**',
+      '**/e2e/**',
+      '**/*.test.ts',
+      '**/*.config.ts',
+      '**/scripts/**',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

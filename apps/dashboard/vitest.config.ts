@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The browser journey: it drives the built dashboard (`dist/`) served by the real API server.
+// The browser suites: they drive the built dashboard (`dist/`) served by the real API server.
 export default defineConfig({
   test: {
     include: ['e2e/**/*.test.ts'],

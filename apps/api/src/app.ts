@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { apiReference } from '@scalar/express-api-reference';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { API_BASE_PATH, contract } from '@boxoffice/contract';
 import { DASHBOARD_API_BASE_PATH, dashboardContract } from '@boxoffice/dashboard-contract';
@@ -18,7 +17,9 @@ import { buildOpenApiDocument, openApiEndpoint } from './http/openapi';
 import type { RateLimits } from './http/rate-limit';
 import { requestDeadline } from './http/deadline';
 import { requestId } from './http/request-id';
+import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { RoutePatterns, routeLabel } from './http/routes';
+import { securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
 import { dashboardRouter } from './modules/dashboard/dashboard.router';
 import { attendeesRouter } from './modules/attendees/attendee.router';
@@ -39,6 +40,8 @@ export interface AppDeps {
   dashboardDir?: string | undefined;
   /** Session cookies get `Secure` (all but local development over plain HTTP). */
   secureCookies?: boolean;
+  /** Responses carry Strict-Transport-Security (production, where the server is reached over HTTPS). */
+  hsts?: boolean;
   /** Sign-in attempts per address and email; in-process by default. */
   loginAttempts?: AttemptLimiter;
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client address. */
@@ -110,6 +113,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('query parser', 'simple');
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
 
+  app.use(securityHeaders({ hsts: deps.hsts ?? false }));
   app.use(requestId);
   app.use(requestLogger(logger, { routes, metrics }));
 
@@ -159,11 +163,7 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.metricsToken) app.get('/metrics', metricsEndpoint(metrics, deps.metricsToken));
 
   app.get('/openapi.json', openApiEndpoint(buildOpenApiDocument(deps.version ?? '1.0.0')));
-  app.use(
-    '/docs',
-    routeLabel('/docs'),
-    apiReference({ url: '/openapi.json', pageTitle: 'Boxoffice API reference' }),
-  );
+  app.use(REFERENCE_PATH, routeLabel(REFERENCE_PATH), referencePage());
 
   const deadline = requestDeadline(deps.requestDeadlineMs);
   const api = express.Router();

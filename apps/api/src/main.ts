@@ -58,6 +58,7 @@ async function main(config: Config): Promise<void> {
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     dashboardDir,
     secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
+    hsts: config.NODE_ENV === 'production',
     loginAttempts: defaultLoginAttempts(redis),
     requestDeadlineMs: config.DB_CONNECT_TIMEOUT_MS + config.DB_QUERY_TIMEOUT_MS,
     isStopping: () => http.draining,

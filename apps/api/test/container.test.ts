@@ -235,6 +235,23 @@ describe('the deployed server (the image)', () => {
     expect(await response.text()).toMatch(/<div id="root">/);
   });
 
+  it('serves the API reference from its own copy of the bundle, with production headers', async () => {
+    const page = await fetch(`${origin}/docs`);
+    expect(page.status).toBe(200);
+    await page.arrayBuffer();
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+    const script = await fetch(`${origin}/docs/reference.js`);
+    expect(script.status).toBe(200);
+    const bundle = /import\('([^']+)'\)/.exec(await script.text())?.[1];
+    expect(bundle).toMatch(/^\/docs\//);
+    const response = await fetch(`${origin}${bundle}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/javascript/);
+    // Read to the end: an unread body would hold the connection open past SIGTERM below.
+    expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+
   it('exits 0 promptly on SIGTERM', async () => {
     const started = Date.now();
     child!.kill('SIGTERM');

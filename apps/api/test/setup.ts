@@ -38,6 +38,10 @@ export async function startTestServer(
     /** Another ORM than the test database's (e.g. one over an unreachable server). */
     orm?: Orm;
     loginAttempts?: AttemptLimiter;
+    /** A dashboard build to serve at `/dashboard`. */
+    dashboardDir?: string;
+    /** Strict-Transport-Security, as in production. */
+    hsts?: boolean;
   } = {},
 ): Promise<TestServer> {
   const testOrm = options.orm ?? (await getTestOrm());
@@ -53,6 +57,8 @@ export async function startTestServer(
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
     loginAttempts: options.loginAttempts,
+    dashboardDir: options.dashboardDir,
+    hsts: options.hsts,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

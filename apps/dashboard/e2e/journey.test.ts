@@ -1,37 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  prepareDatabase,
+  requireBuilds,
+  startApiServer,
+  type ApiServer,
+  type TestDatabase,
+} from './api-server';
+import { launchBrowser, recordCspViolations } from './browser';
 
 /**
  * The dashboard in a real browser against the real API server: sign up, generate a key, see the
  * free plan refuse it (402), upgrade, see it work (200), revoke it (401); then sign out and in.
- * It needs the built dashboard (`dist/`, the `test` script builds it) and the built API (turbo
- * builds dependencies first).
+ * Nothing on the way may break the Content-Security-Policy.
  */
 
-const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dashboardDir = path.join(appRoot, 'dist');
-// The API is a devDependency of the dashboard, so turbo builds it before this suite runs.
-const apiDir = path.join(appRoot, 'node_modules', '@boxoffice', 'api');
-const screenshots = path.join(appRoot, 'test-results');
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
+const screenshots = fileURLToPath(new URL('../test-results', import.meta.url));
 
 const account = {
   organisation: 'Riverside Hall',
@@ -39,137 +27,13 @@ const account = {
   password: 'correct horse battery',
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** Runs a node script to completion; rejects with its output when it fails. */
-function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: apiDir, env });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${script} ${args.join(' ')}: ${output}`)),
-    );
-  });
-}
-
-/**
- * A database for this run: a fresh, migrated one on the server of DATABASE_URL when it is set,
- * otherwise none (the API then starts its embedded PostgreSQL in a temporary DATA_DIR).
- */
-async function prepareDatabase(): Promise<{
-  env: NodeJS.ProcessEnv;
-  cleanup: () => Promise<void>;
-}> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-dashboard-e2e-'));
-    // As root, PostgreSQL runs as its own user, which must be able to reach its data.
-    await chmod(dataDir, 0o755);
-    return {
-      env: { DATA_DIR: dataDir },
-      cleanup: () => rm(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const name = `boxoffice_dashboard_e2e_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  await run('dist/cli.js', ['migrate'], {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
-  });
-  return {
-    env: { DATABASE_URL: databaseUrl },
-    cleanup: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists "${name}" with (force)`);
-      await client.end();
-    },
-  };
-}
-
-interface ApiServer {
-  origin: string;
-  stop: () => Promise<void>;
-}
-
-async function startApiServer(databaseEnv: NodeJS.ProcessEnv): Promise<ApiServer> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...databaseEnv,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DASHBOARD_DIR: dashboardDir,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-  };
-  if (!databaseEnv.DATABASE_URL) delete env.DATABASE_URL;
-  // Rate-limit counts stay in memory: this run shares nothing with other runs.
-  delete env.REDIS_URL;
-
-  const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], { cwd: apiDir, env });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-
-  const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API server exited:\n${output}`);
-    const healthy = await fetch(`${origin}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the API server did not answer /healthz in time:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-
-  return {
-    origin,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-let database: Awaited<ReturnType<typeof prepareDatabase>> | undefined;
+let database: TestDatabase | undefined;
 let server: ApiServer | undefined;
 let browser: Browser | undefined;
 let context: BrowserContext;
 let page: Page;
 let origin: string;
+let violations: string[] = [];
 let secret = '';
 
 /** What the public API answers to a request made with `key`. */
@@ -189,33 +53,23 @@ const heading = (name: string) => page.getByRole('heading', { level: 1, name, ex
 const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? null);
 
 beforeAll(async () => {
-  for (const [file, hint] of [
-    [
-      path.join(dashboardDir, 'index.html'),
-      'build the dashboard: pnpm --filter @boxoffice/dashboard build',
-    ],
-    [
-      path.join(apiDir, 'dist', 'main.js'),
-      'build the API: pnpm turbo run build --filter=@boxoffice/api',
-    ],
-  ] as const) {
-    if (!existsSync(file)) throw new Error(`${file} is missing: ${hint}`);
-  }
+  requireBuilds();
   await mkdir(screenshots, { recursive: true });
 
-  database = await prepareDatabase();
+  database = await prepareDatabase('dashboard-e2e');
   server = await startApiServer(database.env);
   origin = server.origin;
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  violations = await recordCspViolations(context);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
+});
+
+afterEach(() => {
+  expect(violations, 'Content-Security-Policy violations').toEqual([]);
 });
 
 afterAll(async () => {

@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import express from 'express';
+import { notFoundHandler } from './error-handler';
+import { contentSecurityPolicy } from './security-headers';
+
+/** Where the reference page and its files are served. */
+export const REFERENCE_PATH = '/docs';
+const SCRIPT = 'reference.js';
+const ASSETS = 'assets';
+const BUNDLE = 'standalone.esm.js';
+
+/**
+ * The browser build of the pinned `@scalar/api-reference` (its `dist/browser`: the ES module and
+ * the chunks it loads on demand), found by Node's resolution from this module, so in the workspace
+ * and in a `pnpm deploy` alike.
+ */
+export function referenceBundleDir(): string {
+  const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
+  const dir = path.join(path.dirname(entry), 'browser');
+  if (!existsSync(path.join(dir, BUNDLE))) {
+    throw new Error(`@scalar/api-reference has no ${BUNDLE} in ${dir}`);
+  }
+  return dir;
+}
+
+/**
+ * Scalar's configuration: the document of this server, and nothing that reaches another origin:
+ * no web fonts, telemetry, AI agent or MCP (they call Scalar's services), no button that opens the
+ * document in Scalar's hosted client, no developer toolbar.
+ */
+const configuration = {
+  url: '/openapi.json',
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  hideClientButton: true,
+};
+
+const escapeHtml = (text: string): string =>
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+
+// No inline script (the CSP allows this origin's script files only): the page loads one small
+// module, which reads the configuration from the mount point's data attribute.
+const page = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="robots" content="noindex" />
+    <link rel="icon" href="data:," />
+    <title>Boxoffice API reference</title>
+    <script type="module" src="${REFERENCE_PATH}/${SCRIPT}"></script>
+  </head>
+  <body>
+    <div id="reference" data-configuration="${escapeHtml(JSON.stringify(configuration))}"></div>
+    <noscript>The Boxoffice API reference needs JavaScript; the document is at /openapi.json.</noscript>
+  </body>
+</html>
+`;
+
+// Scalar validates with zod, which probes whether it may compile code (`Function('')`) unless
+// told to run without: under `script-src 'self'` that probe would be a reported CSP violation.
+// The bundle is imported only after that setting, hence the dynamic import.
+const script = `globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
+const { createApiReference } = await import('${REFERENCE_PATH}/${ASSETS}/${BUNDLE}');
+
+const mount = document.getElementById('reference');
+createApiReference(mount, JSON.parse(mount.dataset.configuration));
+`;
+
+/**
+ * The API reference at `/docs`, self-contained: the page, its start-up module and Scalar's bundle
+ * all come from this server, so it renders offline and under a `script-src 'self'` policy.
+ */
+export function referencePage(bundleDir: string = referenceBundleDir()): express.Router {
+  const router = express.Router();
+  // Scalar injects its stylesheet and positions popovers with inline styles.
+  const policy = contentSecurityPolicy({ 'style-src': ["'unsafe-inline'"] });
+  router.get('/', policy, (_req, res) => {
+    res.set('Cache-Control', 'no-cache').type('html').send(page);
+  });
+  router.get(`/${SCRIPT}`, (_req, res) => {
+    res.set('Cache-Control', 'no-cache').type('text/javascript').send(script);
+  });
+  router.use(
+    `/${ASSETS}`,
+    express.static(bundleDir, { index: false, redirect: false, maxAge: '1h' }),
+  );
+  // Anything else (other methods included) gets the JSON 404, not the router's automatic answers.
+  router.use(notFoundHandler);
+  return router;
+}
