@@ -26,6 +26,7 @@ import {
   startServer,
   type ServerProcess,
 } from './processes.ts';
+import { pipeliningAttack } from './hostile.ts';
 import { formatTable, row, type Row } from './report.ts';
 import type { CallsResult, IterateResult } from './sdk-client.ts';
 import { Seeder, ticketCode, ticketOrganisation, type Seeded } from './seed.ts';
@@ -478,6 +479,26 @@ async function main(): Promise<void> {
     delete servers.ours;
     delete servers.limit;
 
+    log('hostile client: pipelined requests that are never read');
+    const attack = await phase('hostile', async () => {
+      const target = await startOurs(config, databaseUrl);
+      servers.ours = target;
+      try {
+        await sleep(500);
+        return await pipeliningAttack(target, {
+          connections: 20,
+          requestsPerConnection: 1000,
+          durationMs: config.smoke ? 3_000 : 10_000,
+        });
+      } finally {
+        await target.stop();
+        delete servers.ours;
+      }
+    });
+    if (attack.healthFailures > 0) {
+      failures.push(`${attack.healthFailures} /healthz probes failed during the pipelining attack`);
+    }
+
     log('cold starts');
     const coldStarts: Record<Side, number[]> = { ours: [], limit: [] };
     await phase('cold-start', async () => {
@@ -558,6 +579,20 @@ async function main(): Promise<void> {
           unit: 'ms',
         },
       ),
+      row(
+        `pipelining attack (${attack.connections} × ${attack.requestsPerConnection} unread), RSS growth`,
+        'MB',
+        attack.rssGrowthBytes / MB,
+        null,
+        { kind: 'below', value: 100, unit: 'MB' },
+      ),
+      row(
+        `pipelining attack, slowest /healthz of ${attack.healthProbes}`,
+        'ms',
+        attack.healthSlowestMs,
+        null,
+        { kind: 'below', value: 1000, unit: 'ms' },
+      ),
       row('RSS at rest after warm-up', 'MB', restRss.ours / MB, restRss.limit / MB),
       row('RSS at rest after the load', 'MB', afterLoadRss.ours / MB, afterLoadRss.limit / MB),
       row(`RSS peak under load @${maxConnections}`, 'MB', peakRss.ours / MB, peakRss.limit / MB, {
@@ -618,6 +653,7 @@ async function main(): Promise<void> {
         afterLoadRssBytes: afterLoadRss,
       },
       coldStartMs: coldStarts,
+      hostile: { pipelining: attack },
       failures,
       table,
     };

@@ -178,6 +178,31 @@ describe('request bodies', () => {
     expect(result.status, JSON.stringify(result.body)).toBe(201);
   });
 
+  it('refuses bytes that are not UTF-8, and other charsets, storing nothing', async () => {
+    const tenant = await createTenant();
+    const json = Buffer.from(JSON.stringify({ ...eventBody, name: 'bad XX' }));
+    // "XX" becomes 0xff 0xfe: never valid in UTF-8.
+    const invalid = Buffer.from(json);
+    invalid.set([0xff, 0xfe], json.indexOf('XX'));
+    const result = await call(server, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      rawBody: invalid,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectJsonError(result, 400, 'request body is not valid UTF-8');
+    expect(result.body.code).toBe('invalid_encoding');
+
+    const latin1 = await call(server, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      rawBody: JSON.stringify(eventBody),
+      headers: { 'content-type': 'application/json; charset=iso-8859-1' },
+    });
+    expectJsonError(latin1, 400, 'request body must be UTF-8 encoded JSON');
+    expect(latin1.body.code).toBe('unsupported_encoding');
+    const list = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
+    expect(list.body.total).toBe(0);
+  });
+
   it('answers a body over 100 kB with a JSON 413', async () => {
     const tenant = await createTenant();
     const body = { ...eventBody, description: 'x'.repeat(101 * 1024) };

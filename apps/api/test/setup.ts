@@ -107,7 +107,8 @@ export async function createKey(organisationId: string, scopes: Scope[]): Promis
 export interface CallOptions {
   key?: string;
   body?: unknown;
-  rawBody?: string;
+  /** Sent as is: text is sent as UTF-8, bytes exactly. */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -126,7 +127,7 @@ export async function call<T = any>(
 ): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  let body: string | undefined = options.rawBody;
+  let body: string | Uint8Array | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
