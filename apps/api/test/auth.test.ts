@@ -191,7 +191,7 @@ describe('403: scopes on every endpoint', () => {
     const orm = await getTestOrm();
     const em = orm.em.fork();
     const now = new Date();
-    const payout = recordPayout(
+    const payout = await recordPayout(
       { em, organisationId: owner.organisationId },
       {
         eventId: fixture.event.id,
@@ -208,7 +208,6 @@ describe('403: scopes on every endpoint', () => {
         createdAt: now,
       },
     );
-    await em.flush();
     payoutId = payout.id;
     const scan = await call(server, 'POST', '/api/v1/checkins', {
       key: owner.key,

@@ -103,7 +103,7 @@ export async function buildPayout(
 ): Promise<Payout> {
   const orm = await getTestOrm();
   const ctx = { em: orm.em.fork(), organisationId };
-  const payout = recordPayout(ctx, {
+  return recordPayout(ctx, {
     eventId: null,
     grossAmount: 100_000,
     feesAmount: 4_500,
@@ -118,8 +118,6 @@ export async function buildPayout(
     createdAt: new Date(),
     ...options,
   });
-  await ctx.em.flush();
-  return payout;
 }
 
 /**

@@ -14,6 +14,18 @@ export interface TenantContext {
   organisationId: string;
 }
 
+/**
+ * Runs `work` in a transaction: the caller's, when it is already in one (so a service called
+ * inside a larger write joins it, instead of opening a savepoint), or a new one.
+ */
+export function inTransaction<C extends TenantContext, T>(
+  ctx: C,
+  work: (tx: C) => Promise<T>,
+): Promise<T> {
+  if (ctx.em.isInTransaction()) return work(ctx);
+  return ctx.em.transactional((em) => work({ ...ctx, em }));
+}
+
 export const iso = (date: Date): string => date.toISOString();
 export const isoOrNull = (date: Date | null | undefined): string | null =>
   date ? date.toISOString() : null;

@@ -4,6 +4,7 @@ import type { Pool, PoolClient } from 'pg';
 import { entities } from './entities';
 import { Migration20261122000000_initial } from './migrations/Migration20261122000000_initial';
 import { Migration20261122010000_dashboard } from './migrations/Migration20261122010000_dashboard';
+import { Migration20261123000000_changes } from './migrations/Migration20261123000000_changes';
 
 export type Orm = MikroORM;
 export type { EntityManager } from '@mikro-orm/postgresql';
@@ -12,6 +13,7 @@ export type { EntityManager } from '@mikro-orm/postgresql';
 const migrationsList = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261122010000_dashboard', class: Migration20261122010000_dashboard },
+  { name: 'Migration20261123000000_changes', class: Migration20261123000000_changes },
 ];
 
 export interface OrmOptions {

@@ -10,6 +10,7 @@ import {
   type TenantContext,
 } from '../../db/context';
 import { newId } from '../../db/ids';
+import { columnsOf, fromRow } from '../../db/rows';
 import { Attendee } from './attendee.entity';
 
 export const toAttendeeResource = (attendee: Attendee): AttendeeResource => ({
@@ -85,4 +86,24 @@ export function registerAttendee(
     createdAt: input.registeredAt,
     updatedAt: input.registeredAt,
   });
+}
+
+/**
+ * Sets the attendee's `checked_in` to follow its ticket; returns the attendee as changed, or null
+ * when it already had that value (nothing changed, nothing to record).
+ */
+export async function followAdmission(
+  ctx: TenantContext,
+  attendeeId: string,
+  inside: boolean,
+  at: Date,
+): Promise<Attendee | null> {
+  const { em } = ctx;
+  const [row] = await em.execute<Record<string, unknown>[]>(
+    `update attendees set checked_in = ?, updated_at = ?
+      where id = ? and organisation_id = ? and checked_in <> ?
+      returning ${columnsOf(em, Attendee)}`,
+    [inside, at, attendeeId, ctx.organisationId, inside],
+  );
+  return row ? fromRow(em, Attendee, row) : null;
 }

@@ -7,12 +7,16 @@ import type {
 import {
   findPage,
   getOwned,
+  inTransaction,
   iso,
   type Page,
   type PageRequest,
   type TenantContext,
 } from '../../db/context';
 import { looksLikeId, newId } from '../../db/ids';
+import { followAdmission, toAttendeeResource } from '../attendees/attendee.service';
+import { recordChanges } from '../changes/change.service';
+import { lockTicket, setAdmission, toTicketResource } from '../tickets/ticket.service';
 import { conflict, notFound, unprocessable } from '../../http/errors';
 import { Checkin } from './checkin.entity';
 
@@ -54,14 +58,6 @@ export async function listCheckins(
 export const getCheckin = (ctx: TenantContext, id: string): Promise<Checkin> =>
   getOwned(ctx, Checkin, 'checkin', 'check-in', id);
 
-interface ScannedTicket {
-  id: string;
-  event_id: string;
-  attendee_id: string;
-  status: 'valid' | 'checked_in' | 'void';
-  checked_in_at: Date | string | null;
-}
-
 /** What `recordCheckin` returns: the stored row's values. */
 export type RecordedCheckin = Pick<
   Checkin,
@@ -81,10 +77,10 @@ export type RecordedCheckin = Pick<
 
 /**
  * A door scan, in one transaction: the ticket row is locked (`SELECT … FOR UPDATE`), its state is
- * checked and changed, the attendee follows, and the check-in row is inserted; all or nothing.
- * Two doors scanning one ticket at once queue on the lock: the first admits, the second sees
- * `checked_in`. Plain statements rather than entities: this is the busiest write of a door night,
- * and the unit of work cost more than the four statements (see bench/README.md).
+ * checked and changed, the attendee follows, the check-in row is inserted, and the three changes
+ * are recorded; all or nothing. Two doors scanning one ticket at once queue on the lock: the first
+ * admits, the second sees `checked_in`. Plain statements rather than entities: this is the busiest
+ * write of a door night, and the unit of work cost more than the statements (see bench/README.md).
  */
 export async function recordCheckin(
   ctx: TenantContext & { apiKeyId: string },
@@ -92,46 +88,31 @@ export async function recordCheckin(
 ): Promise<RecordedCheckin> {
   const byId = input.ticket_id !== undefined;
   if (byId && !looksLikeId('ticket', input.ticket_id!)) throw notFound('ticket');
-  return ctx.em.transactional(async (em) => {
-    const [ticket] = await em.execute<ScannedTicket[]>(
-      `select id, event_id, attendee_id, status, checked_in_at from tickets
-        where organisation_id = ? and ${byId ? 'id' : 'code'} = ?
-        for update`,
-      [ctx.organisationId, byId ? input.ticket_id : input.code],
-    );
+  return inTransaction(ctx, async (tx) => {
+    const ticket = await lockTicket(tx, byId ? { id: input.ticket_id! } : { code: input.code! });
     if (!ticket) throw notFound('ticket');
-    if (input.event_id !== undefined && input.event_id !== ticket.event_id) {
+    if (input.event_id !== undefined && input.event_id !== ticket.eventId) {
       throw unprocessable('ticket is for a different event', 'wrong_event');
     }
     if (ticket.status === 'void') throw conflict('ticket is void', 'ticket_void');
     const direction = input.direction ?? 'entry';
     const entry = direction === 'entry';
     if (entry && ticket.status === 'checked_in') {
-      const at = ticket.checked_in_at
-        ? new Date(ticket.checked_in_at).toISOString()
-        : 'an earlier scan';
+      const at = ticket.checkedInAt ? ticket.checkedInAt.toISOString() : 'an earlier scan';
       throw conflict(`ticket already checked in at ${at}`, 'already_checked_in');
     }
     if (!entry && ticket.status !== 'checked_in') {
       throw conflict('ticket is not checked in, so it cannot exit', 'not_checked_in');
     }
     const now = new Date();
-    await em.execute(
-      'update tickets set status = ?, checked_in_at = ?, updated_at = ? where id = ?',
-      [entry ? 'checked_in' : 'valid', entry ? now : null, now, ticket.id],
-    );
-    // The attendee's `checked_in` follows its ticket.
-    await em.execute(
-      `update attendees set checked_in = ?, updated_at = ?
-        where id = ? and organisation_id = ? and checked_in <> ?`,
-      [entry, now, ticket.attendee_id, ctx.organisationId, entry],
-    );
+    const admitted = await setAdmission(tx, ticket, entry, now);
+    const attendee = await followAdmission(tx, ticket.attendeeId, entry, now);
     const checkin: RecordedCheckin = {
       id: newId('checkin', now),
       organisationId: ctx.organisationId,
-      eventId: ticket.event_id,
+      eventId: ticket.eventId,
       ticketId: ticket.id,
-      attendeeId: ticket.attendee_id,
+      attendeeId: ticket.attendeeId,
       apiKeyId: ctx.apiKeyId,
       direction,
       gate: input.gate ?? null,
@@ -140,7 +121,7 @@ export async function recordCheckin(
       createdAt: now,
       updatedAt: now,
     };
-    await em.execute(
+    await tx.em.execute(
       `insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id, api_key_id,
                              direction, gate, device_id, scanned_at, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -159,6 +140,13 @@ export async function recordCheckin(
         checkin.updatedAt,
       ],
     );
+    await recordChanges(tx, [
+      { type: 'ticket.updated', object: toTicketResource(admitted) },
+      ...(attendee
+        ? [{ type: 'attendee.updated' as const, object: toAttendeeResource(attendee) }]
+        : []),
+      { type: 'checkin.created', object: toCheckinResource(checkin) },
+    ]);
     return checkin;
   });
 }

@@ -891,12 +891,10 @@ async function seedEvent(
     await updateEvent(closing, event.id, { status: template.kind }, hasTiers(closing));
   }
 
-  const payouts = ctx();
   for (const payout of planPayouts(plan, ledger, now)) {
-    recordPayout(payouts, { ...payout, eventId: event.id, currency: template.currency });
+    await recordPayout(ctx(), { ...payout, eventId: event.id, currency: template.currency });
     counts.payouts += 1;
   }
-  await payouts.em.flush();
   return counts;
 }
 

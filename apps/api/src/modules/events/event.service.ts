@@ -10,6 +10,7 @@ import {
   findOwned,
   findPage,
   getOwned,
+  inTransaction,
   iso,
   isoOrNull,
   likeEscape,
@@ -18,6 +19,7 @@ import {
   type TenantContext,
 } from '../../db/context';
 import { newId } from '../../db/ids';
+import { recordChanges } from '../changes/change.service';
 import { badRequest, conflict } from '../../http/errors';
 import { Event } from './event.entity';
 
@@ -81,30 +83,32 @@ function checkTimes(event: Pick<Event, 'startsAt' | 'endsAt'>): void {
   }
 }
 
-export async function createEvent(ctx: TenantContext, input: EventCreate): Promise<Event> {
-  const now = new Date();
-  const status = input.status ?? 'draft';
-  const event = ctx.em.create(Event, {
-    id: newId('event', now),
-    organisationId: ctx.organisationId,
-    name: input.name,
-    description: input.description ?? null,
-    venue: input.venue ?? null,
-    timezone: input.timezone,
-    startsAt: new Date(input.starts_at),
-    endsAt: new Date(input.ends_at),
-    doorsOpenAt: toDate(input.doors_open_at) ?? null,
-    currency: input.currency,
-    capacity: input.capacity ?? null,
-    status,
-    publishedAt: status === 'published' ? now : null,
-    cancelledAt: null,
-    createdAt: now,
-    updatedAt: now,
+export function createEvent(ctx: TenantContext, input: EventCreate): Promise<Event> {
+  return inTransaction(ctx, async (tx) => {
+    const now = new Date();
+    const status = input.status ?? 'draft';
+    const event = tx.em.create(Event, {
+      id: newId('event', now),
+      organisationId: ctx.organisationId,
+      name: input.name,
+      description: input.description ?? null,
+      venue: input.venue ?? null,
+      timezone: input.timezone,
+      startsAt: new Date(input.starts_at),
+      endsAt: new Date(input.ends_at),
+      doorsOpenAt: toDate(input.doors_open_at) ?? null,
+      currency: input.currency,
+      capacity: input.capacity ?? null,
+      status,
+      publishedAt: status === 'published' ? now : null,
+      cancelledAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    checkTimes(event);
+    await recordChanges(tx, [{ type: 'event.created', object: toEventResource(event) }]);
+    return event;
   });
-  checkTimes(event);
-  await ctx.em.flush();
-  return event;
 }
 
 /** Applies a status change with its timestamps; 409 if the transition is not allowed. */
@@ -130,8 +134,8 @@ export async function updateEvent(
   input: EventUpdate,
   hasTiers: (eventId: string) => Promise<boolean>,
 ): Promise<Event> {
-  return ctx.em.transactional(async (em) => {
-    const event = await getEvent({ ...ctx, em }, id, { lock: true });
+  return inTransaction(ctx, async (tx) => {
+    const event = await getEvent(tx, id, { lock: true });
     if (Object.keys(input).length === 0) return event;
     const now = new Date();
     const changingDetails = Object.keys(input).some((key) => key !== 'status');
@@ -157,6 +161,7 @@ export async function updateEvent(
     if (input.status !== undefined) transition(event, input.status, now);
     checkTimes(event);
     event.updatedAt = now;
+    await recordChanges(tx, [{ type: 'event.updated', object: toEventResource(event) }]);
     return event;
   });
 }

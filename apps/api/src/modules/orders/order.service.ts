@@ -3,6 +3,7 @@ import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxof
 import {
   findPage,
   getOwned,
+  inTransaction,
   iso,
   isoOrNull,
   likeEscape,
@@ -12,10 +13,12 @@ import {
 } from '../../db/context';
 import { newId, newOrderReference } from '../../db/ids';
 import { conflict, notFound, unprocessable } from '../../http/errors';
-import { registerAttendee } from '../attendees/attendee.service';
+import { registerAttendee, toAttendeeResource } from '../attendees/attendee.service';
+import { recordChanges, type Change } from '../changes/change.service';
 import { getEvent } from '../events/event.service';
-import { issueTicket, voidTicketsOfOrder } from '../tickets/ticket.service';
-import { adjustSold, getTier } from '../tiers/tier.service';
+import { issueTicket, toTicketResource, voidTicketsOfOrder } from '../tickets/ticket.service';
+import type { Tier } from '../tiers/tier.entity';
+import { adjustSold, getTier, toTierResource } from '../tiers/tier.service';
 import { Order } from './order.entity';
 
 export const toOrderResource = (order: Order): OrderResource => ({
@@ -89,8 +92,7 @@ export interface PlaceOrderInput {
  * public API.
  */
 export async function placeOrder(ctx: TenantContext, input: PlaceOrderInput): Promise<Order> {
-  return ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em };
+  return inTransaction(ctx, async (tx) => {
     const event = await getEvent(tx, input.eventId);
     if (event.status !== 'published') {
       throw conflict(`orders can only be placed for published events, not ${event.status} ones`);
@@ -98,6 +100,8 @@ export async function placeOrder(ctx: TenantContext, input: PlaceOrderInput): Pr
     const orderId = newId('order', input.placedAt);
     const paidAt = input.status === 'completed' ? input.placedAt : null;
     let subtotal = 0;
+    const tiers = new Map<string, Tier>();
+    const issued: Change[] = [];
     for (const line of input.lines) {
       // Seats are counted as sold once paid; a pending order holds none.
       const tier =
@@ -105,11 +109,12 @@ export async function placeOrder(ctx: TenantContext, input: PlaceOrderInput): Pr
           ? await adjustSold(tx, line.tierId, 1)
           : await getTier(tx, line.tierId);
       if (tier.eventId !== event.id) throw unprocessable('tier belongs to another event');
+      if (input.status === 'completed') tiers.set(tier.id, tier);
       subtotal += tier.price;
       if (input.status !== 'completed') continue;
       const ticketId = newId('ticket', input.placedAt);
       const attendeeId = newId('attendee', input.placedAt);
-      issueTicket(
+      const ticket = issueTicket(
         tx,
         {
           orderId,
@@ -122,14 +127,18 @@ export async function placeOrder(ctx: TenantContext, input: PlaceOrderInput): Pr
         },
         ticketId,
       );
-      registerAttendee(
+      const attendee = registerAttendee(
         tx,
         { ...line.attendee, ticketId, orderId, eventId: event.id, registeredAt: input.placedAt },
         attendeeId,
       );
+      issued.push(
+        { type: 'ticket.created', object: toTicketResource(ticket) },
+        { type: 'attendee.created', object: toAttendeeResource(attendee) },
+      );
     }
     const fees = input.feePerTicket * input.lines.length;
-    return em.create(Order, {
+    const order = tx.em.create(Order, {
       id: orderId,
       organisationId: ctx.organisationId,
       eventId: event.id,
@@ -149,6 +158,15 @@ export async function placeOrder(ctx: TenantContext, input: PlaceOrderInput): Pr
       createdAt: input.placedAt,
       updatedAt: input.placedAt,
     });
+    await recordChanges(tx, [
+      { type: 'order.created', object: toOrderResource(order) },
+      ...issued,
+      ...[...tiers.values()].map((tier) => ({
+        type: 'tier.updated' as const,
+        object: toTierResource(tier),
+      })),
+    ]);
+    return order;
   });
 }
 
@@ -158,9 +176,8 @@ export async function cancelOrder(
   orderId: string,
   options: { refund: boolean; at: Date },
 ): Promise<Order> {
-  return ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em };
-    const order = await em.findOne(
+  return inTransaction(ctx, async (tx) => {
+    const order = await tx.em.findOne(
       Order,
       { id: orderId, organisationId: ctx.organisationId },
       { lockMode: LockMode.PESSIMISTIC_WRITE },
@@ -170,11 +187,20 @@ export async function cancelOrder(
     const tickets = await voidTicketsOfOrder(tx, order.id, options.at);
     const perTier = new Map<string, number>();
     for (const ticket of tickets) perTier.set(ticket.tierId, (perTier.get(ticket.tierId) ?? 0) + 1);
-    for (const [tierId, count] of perTier) await adjustSold(tx, tierId, -count);
+    const tiers: Tier[] = [];
+    for (const [tierId, count] of perTier) tiers.push(await adjustSold(tx, tierId, -count));
     order.status = options.refund ? 'refunded' : 'cancelled';
     order.refundedAmount = options.refund ? order.total : 0;
     order.cancelledAt = options.at;
     order.updatedAt = options.at;
+    await recordChanges(tx, [
+      { type: 'order.updated', object: toOrderResource(order) },
+      ...tickets.map((ticket) => ({
+        type: 'ticket.updated' as const,
+        object: toTicketResource(ticket),
+      })),
+      ...tiers.map((tier) => ({ type: 'tier.updated' as const, object: toTierResource(tier) })),
+    ]);
     return order;
   });
 }

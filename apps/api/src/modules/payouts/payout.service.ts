@@ -3,6 +3,7 @@ import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract
 import {
   findPage,
   getOwned,
+  inTransaction,
   iso,
   isoOrNull,
   type Page,
@@ -10,6 +11,7 @@ import {
   type TenantContext,
 } from '../../db/context';
 import { newId } from '../../db/ids';
+import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
 
 export const toPayoutResource = (payout: Payout): PayoutResource => ({
@@ -61,12 +63,16 @@ export interface PayoutInput {
 }
 
 /** Records a payout (payouts come from the payment side, not the public API). */
-export function recordPayout(ctx: TenantContext, input: PayoutInput): Payout {
-  return ctx.em.create(Payout, {
-    id: newId('payout', input.createdAt),
-    organisationId: ctx.organisationId,
-    ...input,
-    amount: input.grossAmount - input.feesAmount - input.refundsAmount,
-    updatedAt: input.paidAt ?? input.createdAt,
+export function recordPayout(ctx: TenantContext, input: PayoutInput): Promise<Payout> {
+  return inTransaction(ctx, async (tx) => {
+    const payout = tx.em.create(Payout, {
+      id: newId('payout', input.createdAt),
+      organisationId: ctx.organisationId,
+      ...input,
+      amount: input.grossAmount - input.feesAmount - input.refundsAmount,
+      updatedAt: input.paidAt ?? input.createdAt,
+    });
+    await recordChanges(tx, [{ type: 'payout.created', object: toPayoutResource(payout) }]);
+    return payout;
   });
 }

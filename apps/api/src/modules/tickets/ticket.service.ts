@@ -10,6 +10,7 @@ import {
   type TenantContext,
 } from '../../db/context';
 import { newId, newTicketCode } from '../../db/ids';
+import { columnsOf, fromRow } from '../../db/rows';
 import { Ticket } from './ticket.entity';
 
 export const toTicketResource = (ticket: Ticket): TicketResource => ({
@@ -102,4 +103,42 @@ export async function voidTicketsOfOrder(
     ticket.updatedAt = at;
   }
   return tickets;
+}
+
+/**
+ * The tenant's ticket with this id or barcode, locked (`FOR UPDATE`) until the surrounding
+ * transaction ends; null if there is none. Plain SQL: it is the first statement of every scan.
+ */
+export async function lockTicket(
+  ctx: TenantContext,
+  by: { id: string } | { code: string },
+): Promise<Ticket | null> {
+  const { em } = ctx;
+  const [row] = await em.execute<Record<string, unknown>[]>(
+    `select ${columnsOf(em, Ticket)} from tickets
+      where organisation_id = ? and ${'id' in by ? 'id' : 'code'} = ?
+      for update`,
+    [ctx.organisationId, 'id' in by ? by.id : by.code],
+  );
+  return row ? fromRow(em, Ticket, row) : null;
+}
+
+/** Admits (entry) or lets out (exit) a ticket locked with `lockTicket`; returns it as changed. */
+export async function setAdmission(
+  ctx: TenantContext,
+  ticket: Ticket,
+  inside: boolean,
+  at: Date,
+): Promise<Ticket> {
+  const changed = {
+    ...ticket,
+    status: inside ? ('checked_in' as const) : ('valid' as const),
+    checkedInAt: inside ? at : null,
+    updatedAt: at,
+  };
+  await ctx.em.execute(
+    'update tickets set status = ?, checked_in_at = ?, updated_at = ? where id = ?',
+    [changed.status, changed.checkedInAt, at, ticket.id],
+  );
+  return changed;
 }

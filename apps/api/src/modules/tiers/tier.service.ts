@@ -3,6 +3,7 @@ import type { Tier as TierResource, TierCreate, TierStatus, TierUpdate } from '@
 import {
   findPage,
   getOwned,
+  inTransaction,
   iso,
   isoOrNull,
   type Page,
@@ -10,6 +11,7 @@ import {
   type TenantContext,
 } from '../../db/context';
 import { newId } from '../../db/ids';
+import { recordChanges } from '../changes/change.service';
 import { badRequest, conflict, unprocessable } from '../../http/errors';
 import { findEvent, isEventFinal } from '../events/event.service';
 import { Tier } from './tier.entity';
@@ -83,40 +85,41 @@ function checkSalesWindow(tier: Pick<Tier, 'salesStartAt' | 'salesEndAt'>): void
 const toDate = (value: string | null | undefined): Date | null =>
   value === undefined || value === null ? null : new Date(value);
 
-export async function createTier(ctx: TenantContext, input: TierCreate): Promise<Tier> {
-  const event = await findEvent(ctx, input.event_id);
-  if (!event)
-    throw unprocessable(`event_id ${input.event_id} does not refer to an event`, 'unknown_event');
-  if (isEventFinal(event)) {
-    throw conflict(`cannot add a ticket tier to a ${event.status} event`, 'event_final');
-  }
-  const now = new Date();
-  const tier = ctx.em.create(Tier, {
-    id: newId('tier', now),
-    organisationId: ctx.organisationId,
-    eventId: event.id,
-    name: input.name,
-    description: input.description ?? null,
-    price: input.price,
-    currency: event.currency,
-    quantityTotal: input.quantity_total ?? null,
-    quantitySold: 0,
-    maxPerOrder: input.max_per_order ?? null,
-    salesStartAt: toDate(input.sales_start_at),
-    salesEndAt: toDate(input.sales_end_at),
-    sortOrder: input.sort_order ?? 0,
-    status: effectiveStatus(input.status ?? 'on_sale', input.quantity_total, 0),
-    createdAt: now,
-    updatedAt: now,
+export function createTier(ctx: TenantContext, input: TierCreate): Promise<Tier> {
+  return inTransaction(ctx, async (tx) => {
+    const event = await findEvent(tx, input.event_id);
+    if (!event)
+      throw unprocessable(`event_id ${input.event_id} does not refer to an event`, 'unknown_event');
+    if (isEventFinal(event)) {
+      throw conflict(`cannot add a ticket tier to a ${event.status} event`, 'event_final');
+    }
+    const now = new Date();
+    const tier = tx.em.create(Tier, {
+      id: newId('tier', now),
+      organisationId: ctx.organisationId,
+      eventId: event.id,
+      name: input.name,
+      description: input.description ?? null,
+      price: input.price,
+      currency: event.currency,
+      quantityTotal: input.quantity_total ?? null,
+      quantitySold: 0,
+      maxPerOrder: input.max_per_order ?? null,
+      salesStartAt: toDate(input.sales_start_at),
+      salesEndAt: toDate(input.sales_end_at),
+      sortOrder: input.sort_order ?? 0,
+      status: effectiveStatus(input.status ?? 'on_sale', input.quantity_total, 0),
+      createdAt: now,
+      updatedAt: now,
+    });
+    checkSalesWindow(tier);
+    await recordChanges(tx, [{ type: 'tier.created', object: toTierResource(tier) }]);
+    return tier;
   });
-  checkSalesWindow(tier);
-  await ctx.em.flush();
-  return tier;
 }
 
 export async function updateTier(ctx: TenantContext, id: string, input: TierUpdate): Promise<Tier> {
-  return ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em };
+  return inTransaction(ctx, async (tx) => {
     const tier = await getTier(tx, id, { lock: true });
     if (Object.keys(input).length === 0) return tier;
     const event = await findEvent(tx, tier.eventId);
@@ -141,13 +144,15 @@ export async function updateTier(ctx: TenantContext, id: string, input: TierUpda
     tier.status = effectiveStatus(requested, tier.quantityTotal, tier.quantitySold);
     checkSalesWindow(tier);
     tier.updatedAt = new Date();
+    await recordChanges(tx, [{ type: 'tier.updated', object: toTierResource(tier) }]);
     return tier;
   });
 }
 
 /**
  * Counts tickets sold (positive) or released by a cancellation (negative), under a row lock, and
- * refuses to oversell. For the order service; runs inside its transaction.
+ * refuses to oversell. For the order service; runs inside its transaction, which records the
+ * tier's change once it is final.
  */
 export async function adjustSold(ctx: TenantContext, tierId: string, delta: number): Promise<Tier> {
   const tier = await getTier(ctx, tierId, { lock: true });

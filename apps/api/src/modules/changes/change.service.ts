@@ -1,0 +1,57 @@
+import type { TenantContext } from '../../db/context';
+
+/** The resources whose every create and update is recorded. */
+export const CHANGED_OBJECTS = [
+  'event',
+  'tier',
+  'order',
+  'ticket',
+  'attendee',
+  'checkin',
+  'payout',
+] as const;
+export type ChangedObject = (typeof CHANGED_OBJECTS)[number];
+export type ChangeType = `${ChangedObject}.${'created' | 'updated'}`;
+
+/** One change: its type and the object as the API renders it after the change. */
+export interface Change {
+  type: ChangeType;
+  object: { id: string };
+}
+
+/** Change records are kept this long, then purged (`purgeChanges`). */
+export const CHANGE_RETENTION_DAYS = 30;
+
+/**
+ * Appends change records, in order, to the transaction of the changes themselves: they commit
+ * together or not at all. Every write to the resources above goes through here, whoever makes it
+ * (the API, the dashboard, the operator CLI, the demo data).
+ */
+export async function recordChanges(ctx: TenantContext, changes: readonly Change[]): Promise<void> {
+  if (changes.length === 0) return;
+  if (!ctx.em.isInTransaction()) {
+    throw new Error('change records must be written in the transaction of their change');
+  }
+  const rows = changes.map(() => '(?, ?, ?, ?::jsonb)').join(', ');
+  const params = changes.flatMap((change) => [
+    ctx.organisationId,
+    change.type,
+    change.object.id,
+    JSON.stringify(change.object),
+  ]);
+  await ctx.em.execute(
+    `insert into change_records (organisation_id, type, object_id, data) values ${rows}`,
+    params,
+  );
+}
+
+/** Deletes change records past their retention; returns how many. */
+export async function purgeChanges(em: TenantContext['em']): Promise<number> {
+  const rows = await em.execute<{ position: string }[]>(
+    `delete from change_records
+      where created_at < now() - make_interval(days => ?)
+      returning position`,
+    [CHANGE_RETENTION_DAYS],
+  );
+  return rows.length;
+}
