@@ -9,6 +9,7 @@ import { createOrm, migrate } from './db/orm';
 import { closeLogger, createLogger } from './http/logger';
 import { createMetrics, metricsListener } from './http/metrics';
 import { createRateLimits } from './http/rate-limit';
+import { purgeChanges } from './modules/changes/change.service';
 import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.service';
 
 async function main(config: Config): Promise<void> {
@@ -90,8 +91,11 @@ async function main(config: Config): Promise<void> {
   );
   if (embedded) embedded.announce(config.PORT);
 
+  // Housekeeping every ten minutes: idempotency records past their 24 hours, change records past
+  // their retention. A failure (the database away) is retried at the next round.
   const purge = setInterval(() => {
     purgeExpiredIdempotencyKeys(orm.em.fork()).catch(() => undefined);
+    purgeChanges(orm.em.fork()).catch(() => undefined);
   }, 10 * 60_000);
   purge.unref();
 

@@ -71,6 +71,37 @@ describe('seedDemoData', () => {
     expect(counts.checkins).toBeGreaterThan(0);
   });
 
+  it('records the creation of every row it wrote, and each object as it is now', async () => {
+    const tables = {
+      event: 'events',
+      tier: 'ticket_tiers',
+      order: 'orders',
+      ticket: 'tickets',
+      attendee: 'attendees',
+      checkin: 'checkins',
+      payout: 'payouts',
+    };
+    for (const [object, table] of Object.entries(tables)) {
+      const created = await count(
+        `select count(*) as n from change_records where organisation_id = ? and type = '${object}.created'`,
+        organisationId,
+      );
+      expect(created, object).toBe(
+        await count(`select count(*) as n from ${table} where organisation_id = ?`, organisationId),
+      );
+      // The last record of each object holds its current state.
+      const stale = await count(
+        `select count(*) as n from ${table} t
+           join lateral (select data from change_records c
+                          where c.organisation_id = t.organisation_id and c.object_id = t.id
+                          order by c.position desc limit 1) last on true
+          where t.organisation_id = ? and (last.data->>'updated_at')::timestamptz <> t.updated_at`,
+        organisationId,
+      );
+      expect(stale, object).toBe(0);
+    }
+  });
+
   it('covers every state of events, tiers, orders, tickets and payouts', async () => {
     expect(await statuses('events', organisationId)).toEqual([
       'cancelled',
