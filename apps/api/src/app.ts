@@ -10,7 +10,7 @@ import { createAttemptLimiter, type AttemptLimiter } from './http/attempt-limit'
 import { apiAccess } from './http/auth';
 import { jsonBody } from './http/body';
 import { errorHandler, notFoundHandler } from './http/error-handler';
-import { idempotency } from './http/idempotency';
+import { idempotencyKey } from './http/idempotency';
 import { requestLogger } from './http/logger';
 import { createMetrics, metricsEndpoint, type Metrics } from './http/metrics';
 import { buildOpenApiDocument, openApiEndpoint } from './http/openapi';
@@ -179,7 +179,7 @@ export function createApp(deps: AppDeps): express.Express {
     globalMiddleware: [
       apiAccess(rateLimits, metrics.rateLimited),
       ...jsonBody(deps.bodyLimitBytes),
-      idempotency(logger),
+      idempotencyKey,
     ],
     requestValidationErrorHandler: (error, _req, _res, next) => next(error),
   });

@@ -24,6 +24,8 @@ declare global {
       startedAt: number;
       /** The route label of a request not answered by a contract route (see `routeLabel`). */
       route?: string;
+      /** The request's `Idempotency-Key` and fingerprint, on POST routes that sent one. */
+      idempotency?: { key: string; fingerprint: string };
     }
   }
 }

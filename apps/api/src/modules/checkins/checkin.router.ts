@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { contract, type CheckinDirection } from '@boxoffice/contract';
 import { AppError } from '../../http/errors';
 import { tenantOf } from '../../http/locals';
+import { write } from '../../http/write';
 import { getCheckin, listCheckins, recordCheckin, toCheckinResource } from './checkin.service';
 
 const s = initServer();
@@ -28,14 +29,20 @@ export const checkinsRouter = (onScan: (outcome: ScanOutcome) => void = () => un
     }),
     create: async ({ body, res }) => {
       const direction = body.direction ?? 'entry';
-      let checkin;
+      let scanned = false;
       try {
-        checkin = await recordCheckin(tenantOf(res), body);
+        const answer = await write(res, async (tx) => {
+          const checkin = await recordCheckin(tx, body);
+          scanned = true;
+          return { status: 201 as const, body: { data: toCheckinResource(checkin) } };
+        });
+        // A replayed answer is not a new scan.
+        if (scanned) onScan({ direction, admitted: true });
+        return answer;
       } catch (error) {
-        onScan({ direction, admitted: false, reason: reasonOf(error) });
+        const aboutTheKey = error instanceof AppError && error.code.startsWith('idempotency_');
+        if (!aboutTheKey) onScan({ direction, admitted: false, reason: reasonOf(error) });
         throw error;
       }
-      onScan({ direction, admitted: true });
-      return { status: 201, body: { data: toCheckinResource(checkin) } };
     },
   });

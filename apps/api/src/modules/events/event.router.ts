@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@boxoffice/contract';
 import { tenantOf } from '../../http/locals';
+import { write } from '../../http/write';
 import { eventHasTiers } from '../tiers/tier.service';
 import { createEvent, getEvent, listEvents, toEventResource, updateEvent } from './event.service';
 
@@ -15,13 +16,14 @@ export const eventsRouter = s.router(contract.events, {
     status: 200,
     body: { data: toEventResource(await getEvent(tenantOf(res), params.id)) },
   }),
-  create: async ({ body, res }) => ({
-    status: 201,
-    body: { data: toEventResource(await createEvent(tenantOf(res), body)) },
-  }),
-  update: async ({ params, body, res }) => {
-    const ctx = tenantOf(res);
-    const event = await updateEvent(ctx, params.id, body, (eventId) => eventHasTiers(ctx, eventId));
-    return { status: 200, body: { data: toEventResource(event) } };
-  },
+  create: ({ body, res }) =>
+    write(res, async (tx) => ({
+      status: 201 as const,
+      body: { data: toEventResource(await createEvent(tx, body)) },
+    })),
+  update: ({ params, body, res }) =>
+    write(res, async (tx) => {
+      const event = await updateEvent(tx, params.id, body, (eventId) => eventHasTiers(tx, eventId));
+      return { status: 200 as const, body: { data: toEventResource(event) } };
+    }),
 });

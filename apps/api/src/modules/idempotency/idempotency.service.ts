@@ -1,101 +1,141 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, unprocessable } from '../../http/errors';
 
-/** How long a stored response is replayed (API.md: 24 hours). */
+/** How long a stored answer is replayed. */
 const TTL = "interval '24 hours'";
-/**
- * A claim that has been running this long is taken to belong to a crashed process and may be
- * claimed again; well past any request the server lets run (queries time out after 15 s).
- */
-const LOCK = "interval '60 seconds'";
 
-export type IdempotencyClaim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'in_flight' }
-  | { kind: 'mismatch' };
-
-interface RecordRow {
+/** A request carrying `Idempotency-Key`: whose key it is, and what exactly it asked. */
+export interface IdempotentRequest {
+  apiKeyId: string;
+  key: string;
+  /** A hash of the method, path and body: the same key with another request is refused. */
   fingerprint: string;
-  state: 'running' | 'done';
-  response_status: number | null;
+}
+
+/** An answer as the API sends it. */
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Answers of the operation itself are stored and replayed: successes, and the 404 and 422 of what
+ * the request referred to. A request the server could not accept as sent (400, 413) gets the same
+ * answer again whenever it is repeated; 409, 429 and 5xx leave the key free for a retry.
+ */
+const STORED_ERRORS = new Set([404, 422]);
+const isStored = (status: number): boolean =>
+  (status >= 200 && status < 300) || STORED_ERRORS.has(status);
+
+const inFlight = () =>
+  new AppError(
+    409,
+    'idempotency_in_flight',
+    'A request with this Idempotency-Key is still in progress; retry shortly',
+    { 'Retry-After': '1' },
+  );
+
+interface StoredRow {
+  fingerprint: string;
+  response_status: number;
   response_body: unknown;
 }
 
 /**
- * Claims `key` for this API key, atomically: either this request runs (a new or expired record),
- * or it learns what the first request with that key did.
+ * Takes the key's lock for the rest of the transaction (a request with the same key elsewhere is
+ * told it is in flight) and reads what an earlier request with it answered, if anything.
  */
-export async function claimIdempotencyKey(
-  em: EntityManager,
-  apiKeyId: string,
-  key: string,
-  fingerprint: string,
-): Promise<IdempotencyClaim> {
-  const connection = em.getConnection();
-  const claimed = await connection.execute<{ key: string }[]>(
-    `insert into idempotency_records
-       (api_key_id, key, fingerprint, state, locked_until, expires_at, created_at)
-     values (?, ?, ?, 'running', now() + ${LOCK}, now() + ${TTL}, now())
-     on conflict (api_key_id, key) do update
-       set fingerprint = excluded.fingerprint, state = 'running', response_status = null,
-           response_body = null, locked_until = excluded.locked_until,
-           expires_at = excluded.expires_at, created_at = excluded.created_at
-       where idempotency_records.expires_at < now()
-          or (idempotency_records.state = 'running' and idempotency_records.locked_until < now())
-     returning key`,
-    [apiKeyId, key, fingerprint],
+async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Answer | null> {
+  const [lock] = await tx.execute<{ free: boolean }[]>(
+    'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as free',
+    [`idempotency:${request.apiKeyId}:${request.key}`],
   );
-  if (claimed.length > 0) return { kind: 'claimed' };
-
-  const rows = await connection.execute<RecordRow[]>(
-    `select fingerprint, state, response_status, response_body
-       from idempotency_records where api_key_id = ? and key = ?`,
-    [apiKeyId, key],
+  if (!lock?.free) throw inFlight();
+  // A statement of its own, after the lock: its snapshot includes whatever the lock's previous
+  // holder committed.
+  const [stored] = await tx.execute<StoredRow[]>(
+    `select fingerprint, response_status, response_body from idempotency_records
+      where api_key_id = ? and key = ? and state = 'done' and expires_at > now()`,
+    [request.apiKeyId, request.key],
   );
-  const row = rows[0];
-  // Deleted between the two statements (its first request failed): let this one try to run.
-  if (!row) return claimIdempotencyKey(em, apiKeyId, key, fingerprint);
-  if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
-  if (row.state === 'running' || row.response_status === null) return { kind: 'in_flight' };
-  return { kind: 'replay', status: row.response_status, body: row.response_body };
-}
-
-/** Stores the response that later requests with the same key replay. */
-export async function completeIdempotencyKey(
-  em: EntityManager,
-  apiKeyId: string,
-  key: string,
-  status: number,
-  body: unknown,
-): Promise<void> {
-  await em.getConnection().execute(
-    `update idempotency_records
-        set state = 'done', response_status = ?, response_body = ?::jsonb
-      where api_key_id = ? and key = ?`,
-    [status, JSON.stringify(body ?? null), apiKeyId, key],
-  );
-}
-
-/** Forgets a claim whose request must be retryable (a 409, 429 or 5xx answer). */
-export async function releaseIdempotencyKey(
-  em: EntityManager,
-  apiKeyId: string,
-  key: string,
-): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      `delete from idempotency_records where api_key_id = ? and key = ? and state = 'running'`,
-      [apiKeyId, key],
+  if (!stored) return null;
+  if (stored.fingerprint !== request.fingerprint) {
+    throw unprocessable(
+      'Idempotency-Key has already been used with a different request',
+      'idempotency_key_reused',
     );
+  }
+  return { status: stored.response_status, body: stored.response_body };
+}
+
+async function store(tx: EntityManager, request: IdempotentRequest, answer: Answer): Promise<void> {
+  await tx.execute(
+    `insert into idempotency_records
+       (api_key_id, key, fingerprint, state, response_status, response_body, locked_until,
+        expires_at, created_at)
+     values (?, ?, ?, 'done', ?, ?::jsonb, now(), now() + ${TTL}, now())
+     on conflict (api_key_id, key) do update
+       set fingerprint = excluded.fingerprint, state = 'done',
+           response_status = excluded.response_status, response_body = excluded.response_body,
+           locked_until = excluded.locked_until, expires_at = excluded.expires_at,
+           created_at = excluded.created_at`,
+    [
+      request.apiKeyId,
+      request.key,
+      request.fingerprint,
+      answer.status,
+      JSON.stringify(answer.body ?? null),
+    ],
+  );
+}
+
+/**
+ * Runs `operation` at most once per API key and Idempotency-Key. The operation's effect and the
+ * answer that later requests with the key replay are written in one transaction: both commit, or
+ * neither does, so a crash between them cannot make a retry run the effect twice. While a request
+ * with the key is running, another one gets a 409; once it has committed, the stored answer.
+ * A 404 or 422 from the operation changes nothing, so it is stored after its rollback.
+ */
+export async function runOnce<A extends Answer>(
+  em: EntityManager,
+  request: IdempotentRequest,
+  operation: (tx: EntityManager) => Promise<A>,
+): Promise<{ answer: A | Answer; replayed: boolean }> {
+  try {
+    return await em.transactional(async (tx) => {
+      const stored = await claim(tx, request);
+      if (stored) return { answer: stored, replayed: true };
+      const answer = await operation(tx);
+      if (isStored(answer.status)) await store(tx, request, answer);
+      return { answer, replayed: false };
+    });
+  } catch (error) {
+    if (
+      error instanceof AppError &&
+      STORED_ERRORS.has(error.status) &&
+      !error.code.startsWith('idempotency_')
+    ) {
+      await em
+        .transactional(async (tx) => {
+          if ((await claim(tx, request)) === null) {
+            await store(tx, request, {
+              status: error.status,
+              body: { error: error.message, code: error.code },
+            });
+          }
+        })
+        // The answer is sent anyway; without the record, a retry runs (and refuses) again.
+        .catch(() => undefined);
+    }
+    throw error;
+  }
 }
 
 /** Deletes records past their 24 hours; returns how many. */
 export async function purgeExpiredIdempotencyKeys(em: EntityManager): Promise<number> {
-  const rows = await em
-    .getConnection()
-    .execute<{ key: string }[]>(
-      `delete from idempotency_records where expires_at < now() returning key`,
-    );
-  return rows.length;
+  const [row] = await em.execute<{ purged: string }[]>(
+    `with purged as (delete from idempotency_records where expires_at < now() returning 1)
+     select count(*) as purged from purged`,
+  );
+  return Number(row?.purged ?? 0);
 }

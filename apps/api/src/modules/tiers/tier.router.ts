@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@boxoffice/contract';
 import { tenantOf } from '../../http/locals';
+import { write } from '../../http/write';
 import { createTier, getTier, listTiers, toTierResource, updateTier } from './tier.service';
 
 const s = initServer();
@@ -14,12 +15,14 @@ export const tiersRouter = s.router(contract.tiers, {
     status: 200,
     body: { data: toTierResource(await getTier(tenantOf(res), params.id)) },
   }),
-  create: async ({ body, res }) => ({
-    status: 201,
-    body: { data: toTierResource(await createTier(tenantOf(res), body)) },
-  }),
-  update: async ({ params, body, res }) => ({
-    status: 200,
-    body: { data: toTierResource(await updateTier(tenantOf(res), params.id, body)) },
-  }),
+  create: ({ body, res }) =>
+    write(res, async (tx) => ({
+      status: 201 as const,
+      body: { data: toTierResource(await createTier(tx, body)) },
+    })),
+  update: ({ params, body, res }) =>
+    write(res, async (tx) => ({
+      status: 200 as const,
+      body: { data: toTierResource(await updateTier(tx, params.id, body)) },
+    })),
 });
