@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAttemptLimiter } from '../src/http/attempt-limit';
+import { createAttemptLimits } from '../src/http/attempt-limit';
 import { call, startTestServer, type TestServer } from './setup';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
-    loginAttempts: createAttemptLimiter({
-      points: 3,
-      durationSeconds: 60,
-      keyPrefix: `test-login-${Date.now()}`,
-      message: 'Too many sign-in attempts.',
+    attemptLimits: createAttemptLimits({
+      limits: {
+        signups: { points: 1000, durationSeconds: 3600 },
+        signInsByAccount: { points: 3, durationSeconds: 60 },
+        signInsByAddress: { points: 1000, durationSeconds: 60 },
+      },
     }),
   });
 });

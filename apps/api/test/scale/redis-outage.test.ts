@@ -102,5 +102,36 @@ describe.skipIf(!canRun)(
         { timeoutMs: 10_000 },
       );
     });
+
+    it('sign-up and sign-in answer 503 within about a second while Redis is frozen', async () => {
+      const email = `frozen-${Date.now()}@example.com`;
+      const password = 'a long passphrase';
+      const signUp = (address: string) =>
+        request(api.baseUrl, 'POST', '/dashboard/api/signup', {
+          body: { organisation_name: 'Frozen Hall', email: address, password },
+        });
+      const signIn = () =>
+        request(api.baseUrl, 'POST', '/dashboard/api/login', { body: { email, password } });
+      expect((await signUp(email)).status).toBe(201);
+
+      redis.child.kill('SIGSTOP');
+      try {
+        const results = [await signUp(`second-${email}`), await signIn()];
+        for (const result of results) {
+          expectUnavailable(result);
+          // The bound is 1 s per Redis call; a frozen store once held a sign-in for 15 s.
+          expect(result.ms).toBeLessThan(2_000);
+        }
+      } finally {
+        redis.child.kill('SIGCONT');
+      }
+
+      // Back without a restart.
+      await until('sign-in to work again', async () => (await signIn()).status === 200, {
+        timeoutMs: 10_000,
+      });
+      expect((await signUp(`third-${email}`)).status).toBe(201);
+      expect(api.hasExited()).toBe(false);
+    });
   },
 );
