@@ -41,7 +41,7 @@ export interface AppDeps {
   secureCookies?: boolean;
   /** Responses carry Strict-Transport-Security (production, where the server is reached over HTTPS). */
   hsts?: boolean;
-  /** Sign-ups and failed sign-ins per address; in-process by default. */
+  /** Sign-ups, failed sign-ins and failed API authentications per address; in-process by default. */
   attemptLimits?: AttemptLimits;
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client address. */
   trustProxy?: number | string | undefined;
@@ -167,7 +167,7 @@ export function createApp(deps: AppDeps): express.Express {
     jsonQuery: false,
     responseValidation: false,
     globalMiddleware: [
-      apiAccess(rateLimits, metrics.rateLimited),
+      apiAccess(rateLimits, attemptLimits.apiAuthFailures, metrics.rateLimited),
       ...jsonBody(deps.bodyLimitBytes),
       idempotency(logger),
     ],

@@ -10,6 +10,7 @@ beforeAll(async () => {
         signups: { points: 1000, durationSeconds: 3600 },
         signInsByAccount: { points: 3, durationSeconds: 60 },
         signInsByAddress: { points: 1000, durationSeconds: 60 },
+        apiAuthFailures: { points: 1000, durationSeconds: 60 },
       },
     }),
   });

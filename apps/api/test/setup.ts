@@ -88,6 +88,7 @@ export const generousAttemptLimits = (): AttemptLimits =>
       signups: { points: 100_000, durationSeconds: 3600 },
       signInsByAccount: { points: 100_000, durationSeconds: 900 },
       signInsByAddress: { points: 100_000, durationSeconds: 900 },
+      apiAuthFailures: { points: 100_000, durationSeconds: 60 },
     },
   });
 

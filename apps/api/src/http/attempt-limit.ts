@@ -120,7 +120,7 @@ function windowInWords(seconds: number): string {
   return inWords(seconds);
 }
 
-/** The limits against abuse of sign-up and sign-in, each counted per client address. */
+/** The limits against abuse of the cheap endpoints, each counted per client address. */
 export interface AttemptLimits {
   /** Sign-ups (each one that reaches the server's checks). */
   signups: AttemptLimiter;
@@ -128,12 +128,15 @@ export interface AttemptLimits {
   signInsByAccount: AttemptLimiter;
   /** Failed sign-ins per address, whatever the email: trying one password on many accounts. */
   signInsByAddress: AttemptLimiter;
+  /** Requests to `/api/v1` answered 401: guessing API keys. */
+  apiAuthFailures: AttemptLimiter;
 }
 
 export const ATTEMPT_LIMITS: Readonly<Record<keyof AttemptLimits, AttemptLimit>> = {
   signups: { points: 5, durationSeconds: 60 * 60 },
   signInsByAccount: { points: 10, durationSeconds: 15 * 60 },
   signInsByAddress: { points: 50, durationSeconds: 15 * 60 },
+  apiAuthFailures: { points: 30, durationSeconds: 60 },
 };
 
 export interface AttemptLimitsOptions {
@@ -154,6 +157,7 @@ export function createAttemptLimits(options: AttemptLimitsOptions = {}): Attempt
     storeTimeoutMs: options.storeTimeoutMs,
   });
   const signups = limit('signups');
+  const apiAuthFailures = limit('apiAuthFailures');
   return {
     signups: createAttemptLimiter({
       ...signups,
@@ -175,6 +179,13 @@ export function createAttemptLimits(options: AttemptLimitsOptions = {}): Attempt
       code: 'too_many_attempts',
       message: (seconds) =>
         `Too many failed sign-ins from this address. Try again in ${inWords(seconds)}.`,
+    }),
+    apiAuthFailures: createAttemptLimiter({
+      ...apiAuthFailures,
+      keyPrefix: `${prefix}:auth-failure`,
+      code: 'too_many_failed_authentications',
+      message: (seconds) =>
+        `Too many requests with a missing or invalid API key from this address (at most ${apiAuthFailures.points} in ${windowInWords(apiAuthFailures.durationSeconds)}). Retry after ${seconds} s.`,
     }),
   };
 }
