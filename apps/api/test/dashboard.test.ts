@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttemptLimits } from '../src/http/attempt-limit';
-import { call, startTestServer, type TestServer } from './setup';
+import { generateKey, MAX_ACTIVE_KEYS } from '../src/modules/api-keys/api-key.service';
+import { call, getTestOrm, startTestServer, type TestServer } from './setup';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -237,5 +238,53 @@ describe('API keys and the plan', () => {
     expect(attempt.status).toBe(404);
     const still = await alice.request('GET', '/keys');
     expect(still.body.data[0].status).toBe('active');
+  });
+});
+
+describe('key limit', () => {
+  it('allows 50 active keys, even to concurrent creations, and says why it refuses the next', async () => {
+    expect(MAX_ACTIVE_KEYS).toBe(50);
+    const visitor = new Visitor();
+    const { result } = await visitor.signUp();
+    const organisationId: string = result.body.organisation.id;
+    const em = (await getTestOrm()).em.fork();
+    for (let i = 0; i < MAX_ACTIVE_KEYS - 5; i++) {
+      await generateKey(em.fork(), { organisationId, name: `Key ${i}`, scopes: ['read'] });
+    }
+    const listed = await visitor.request('GET', '/keys');
+    expect(listed.body.max_active_keys).toBe(50);
+
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        visitor.request('POST', '/keys', { name: `Race ${i}`, scopes: ['read'] }),
+      ),
+    );
+    expect(created.filter((r) => r.status === 201)).toHaveLength(5);
+    const refused = created.filter((r) => r.status === 409);
+    expect(refused).toHaveLength(7);
+    expect(refused[0]!.body).toEqual({
+      code: 'key_limit_reached',
+      error:
+        'This organisation already has 50 active API keys, the most it can have. Revoke a key it no longer uses, then generate a new one.',
+    });
+    const keys = (await visitor.request('GET', '/keys')).body.data as {
+      id: string;
+      status: string;
+    }[];
+    expect(keys.filter((key) => key.status === 'active')).toHaveLength(50);
+
+    // The operator CLI's path, the service, refuses too.
+    await expect(
+      generateKey(em.fork(), { organisationId, name: 'CLI', scopes: ['read'] }),
+    ).rejects.toMatchObject({ status: 409, code: 'key_limit_reached' });
+
+    // Revoked keys do not count.
+    expect((await visitor.request('POST', `/keys/${keys[0]!.id}/revoke`)).status).toBe(200);
+    expect(
+      (await visitor.request('POST', '/keys', { name: 'Again', scopes: ['read'] })).status,
+    ).toBe(201);
+    expect(
+      (await visitor.request('POST', '/keys', { name: 'Over', scopes: ['read'] })).status,
+    ).toBe(409);
   });
 });

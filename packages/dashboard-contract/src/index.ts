@@ -131,7 +131,13 @@ export const dashboardContract = c.router(
     listKeys: {
       method: 'GET',
       path: '/keys',
-      responses: { 200: z.object({ data: z.array(ApiKeySchema) }) },
+      responses: {
+        200: z.object({
+          data: z.array(ApiKeySchema),
+          /** How many keys may be active at once; generating more is a 409 `key_limit_reached`. */
+          max_active_keys: z.number().int(),
+        }),
+      },
       summary: 'The organisation’s API keys, newest first',
     },
     createKey: {
@@ -146,6 +152,7 @@ export const dashboardContract = c.router(
             secret: z.string(),
           }),
         }),
+        409: ErrorSchema,
       },
       summary: 'Generate an API key',
     },

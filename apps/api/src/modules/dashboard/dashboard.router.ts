@@ -16,7 +16,7 @@ import {
   type ActiveSession,
 } from '../accounts/account.service';
 import type { ApiKey } from '../api-keys/api-key.entity';
-import { generateKey, listKeys, revokeKey } from '../api-keys/api-key.service';
+import { generateKey, listKeys, MAX_ACTIVE_KEYS, revokeKey } from '../api-keys/api-key.service';
 import type { Organisation } from '../organisations/organisation.entity';
 import { getOrganisation, planHistory, setPlan } from '../organisations/organisation.service';
 
@@ -122,7 +122,10 @@ export function dashboardRouter(deps: { cookies: SessionCookies; attemptLimits: 
     listKeys: async ({ res }) => {
       const { em, organisation } = dashboardSessionOf(res);
       const keys = await listKeys(em, organisation.id);
-      return { status: 200, body: { data: keys.map(toKeyView) } };
+      return {
+        status: 200,
+        body: { data: keys.map(toKeyView), max_active_keys: MAX_ACTIVE_KEYS },
+      };
     },
 
     createKey: async ({ body, res }) => {
