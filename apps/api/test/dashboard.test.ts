@@ -288,3 +288,44 @@ describe('key limit', () => {
     ).toBe(409);
   });
 });
+
+describe('text the database cannot store', () => {
+  it.each([
+    ['NUL', 'Door\u0000app'],
+    ['an unpaired surrogate', 'Door\ud800app'],
+  ])('refuses %s in each text field with a 400 naming it', async (_name, bad) => {
+    const signup = await new Visitor().request('POST', '/signup', {
+      organisation_name: bad,
+      email: uniqueEmail(),
+      password: 'a long passphrase',
+    });
+    expect(signup.status, JSON.stringify(signup.body)).toBe(400);
+    expect(signup.body.code).toBe('validation_failed');
+    expect(signup.body.error).toBe(
+      'organisation_name must be text without NUL characters or unpaired UTF-16 surrogates',
+    );
+
+    const visitor = new Visitor();
+    await visitor.signUp();
+    const key = await visitor.request('POST', '/keys', { name: bad, scopes: ['read'] });
+    expect(key.status, JSON.stringify(key.body)).toBe(400);
+    expect(key.body.error).toBe(
+      'name must be text without NUL characters or unpaired UTF-16 surrogates',
+    );
+  });
+
+  it('refuses NUL in the key id of the path with a 400 naming it', async () => {
+    const visitor = new Visitor();
+    await visitor.signUp();
+    for (const id of ['key_%00', '%00']) {
+      const result = await visitor.request('POST', `/keys/${id}/revoke`);
+      expect(result.status, `${id}: ${JSON.stringify(result.body)}`).toBe(400);
+      expect(result.body.error).toBe(
+        'id must be text without NUL characters or unpaired UTF-16 surrogates',
+      );
+    }
+    // A surrogate cannot even be percent-encoded as UTF-8: the path itself is refused.
+    expect((await visitor.request('POST', '/keys/key_%ED%A0%80/revoke')).status).toBe(400);
+    expect((await visitor.request('POST', '/keys/key_unknown/revoke')).status).toBe(404);
+  });
+});
