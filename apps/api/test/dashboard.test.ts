@@ -329,3 +329,28 @@ describe('text the database cannot store', () => {
     expect((await visitor.request('POST', '/keys/key_unknown/revoke')).status).toBe(404);
   });
 });
+
+describe('cookies', () => {
+  it('an undecodable session cookie counts as absent: sign-in still works', async () => {
+    const owner = new Visitor();
+    const { email, password } = await owner.signUp();
+    const broken = new Visitor();
+    broken.cookie = 'bxo_session=%E0%A4%A';
+    const session = await broken.request('GET', '/session');
+    expect(session.status).toBe(401);
+    expect(session.body.code).toBe('not_signed_in');
+    // The browser still sends the broken cookie along with the sign-in.
+    const login = await call(server, 'POST', '/dashboard/api/login', {
+      body: { email, password },
+      headers: { cookie: 'bxo_session=%E0%A4%A' },
+    });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const good = login.headers.get('set-cookie')!.split(';')[0]!;
+    // A broken cookie of another name does not hide a good session cookie.
+    const both = await call(server, 'GET', '/dashboard/api/session', {
+      headers: { cookie: `theme=%E0%A4%A; ${good}` },
+    });
+    expect(both.status).toBe(200);
+    expect(both.body.user.email).toBe(email);
+  });
+});
