@@ -354,3 +354,63 @@ describe('cookies', () => {
     expect(both.body.user.email).toBe(email);
   });
 });
+
+describe('passwords', () => {
+  it.each([
+    ['ten spaces', '          '],
+    ['one repeated letter', 'aaaaaaaaaa'],
+    ['a sequence', '1234567890'],
+    ['a common password', 'password12'],
+    ['a keyboard row', 'qwertyuiop'],
+    ['the organisation’s name', 'riverside hall 2026'],
+  ])('refuses %s at sign-up, saying why', async (_name, password) => {
+    const email = uniqueEmail();
+    const result = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'Riverside Hall',
+      email,
+      password,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(400);
+    expect(result.body.code).toBe('weak_password');
+    expect(result.body.error).toMatch(/^password is too easy to guess\. \S.+\.$/);
+    // No account was created: the email is still free.
+    const retry = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'Riverside Hall',
+      email,
+      password: 'a long passphrase',
+    });
+    expect(retry.status).toBe(201);
+  });
+
+  it('says what is wrong in the estimator’s words', async () => {
+    const result = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'Riverside Hall',
+      email: uniqueEmail(),
+      password: 'aaaaaaaaaa',
+    });
+    expect(result.body.error).toBe(
+      'password is too easy to guess. Repeated characters like "aaa" are easy to guess. Add more words that are less common. Avoid repeated words and characters.',
+    );
+  });
+
+  it('keeps the minimum length', async () => {
+    const result = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'Riverside Hall',
+      email: uniqueEmail(),
+      password: 'Zq8#vL2!x',
+    });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toBe('password must be at least 10 characters');
+  });
+
+  it('accepts passphrases and random passwords', async () => {
+    for (const password of ['correct horse battery', 'a long passphrase', 'Zq8#vL2!xT4&']) {
+      const result = await new Visitor().request('POST', '/signup', {
+        organisation_name: 'Riverside Hall',
+        email: uniqueEmail(),
+        password,
+      });
+      expect(result.status, `${password}: ${JSON.stringify(result.body)}`).toBe(201);
+    }
+  });
+});

@@ -93,6 +93,16 @@ describe('dashboard journey', () => {
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await page.getByText('Use at least 10 characters.').waitFor();
     expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    // A password that is easy to guess is refused by the server, which says why, at the field.
+    await page.getByLabel('Password').fill('password12');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page
+      .getByText(/^Password is too easy to guess\. This is a commonly used password\./)
+      .waitFor();
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')))
+      .toBe('password');
     await page.getByLabel('Password').fill(account.password);
     await screenshot('01-sign-up');
     await page.getByRole('button', { name: 'Create organisation' }).click();
