@@ -2,11 +2,10 @@ import path from 'node:path';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { API_BASE_PATH, contract } from '@boxoffice/contract';
 import { DASHBOARD_API_BASE_PATH, dashboardContract } from '@boxoffice/dashboard-contract';
-import type { Redis as AttemptLimiterRedis } from 'ioredis';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { Orm } from './db/orm';
-import { createAttemptLimiter, type AttemptLimiter } from './http/attempt-limit';
+import { createAttemptLimits, type AttemptLimits } from './http/attempt-limit';
 import { apiAccess } from './http/auth';
 import { jsonBody } from './http/body';
 import { errorHandler, notFoundHandler } from './http/error-handler';
@@ -42,8 +41,8 @@ export interface AppDeps {
   secureCookies?: boolean;
   /** Responses carry Strict-Transport-Security (production, where the server is reached over HTTPS). */
   hsts?: boolean;
-  /** Sign-in attempts per address and email; in-process by default. */
-  loginAttempts?: AttemptLimiter;
+  /** Sign-ups, failed sign-ins and failed API authentications per address; in-process by default. */
+  attemptLimits?: AttemptLimits;
   /** Express's `trust proxy`: which proxies' `X-Forwarded-For` gives the client address. */
   trustProxy?: number | string | undefined;
   /** This app's Prometheus metrics; by default a registry of its own. */
@@ -55,16 +54,6 @@ export interface AppDeps {
   /** True once the server is shutting down: readiness then fails, so no new traffic comes. */
   isStopping?: () => boolean;
 }
-
-/** Ten sign-in attempts per address and email per quarter hour. */
-export const defaultLoginAttempts = (redis?: AttemptLimiterRedis): AttemptLimiter =>
-  createAttemptLimiter({
-    points: 10,
-    durationSeconds: 15 * 60,
-    keyPrefix: 'bxo:login',
-    redis,
-    message: 'Too many sign-in attempts.',
-  });
 
 const s = initServer();
 const publicRouter = (metrics: Metrics) =>
@@ -103,6 +92,7 @@ async function within<T>(ms: number, probe: Promise<T>): Promise<T | 'timeout'> 
 
 export function createApp(deps: AppDeps): express.Express {
   const { orm, rateLimits, logger } = deps;
+  const attemptLimits = deps.attemptLimits ?? createAttemptLimits();
   const metrics = deps.metrics ?? createMetrics({ orm });
   const routes = new RoutePatterns()
     .add(contract, API_BASE_PATH)
@@ -177,7 +167,7 @@ export function createApp(deps: AppDeps): express.Express {
     jsonQuery: false,
     responseValidation: false,
     globalMiddleware: [
-      apiAccess(rateLimits, metrics.rateLimited),
+      apiAccess(rateLimits, attemptLimits.apiAuthFailures, metrics.rateLimited),
       ...jsonBody(deps.bodyLimitBytes),
       idempotencyKey,
     ],
@@ -198,7 +188,7 @@ export function createApp(deps: AppDeps): express.Express {
     dashboardContract,
     dashboardRouter({
       cookies: sessionCookies(deps.secureCookies ?? false),
-      loginAttempts: deps.loginAttempts ?? defaultLoginAttempts(),
+      attemptLimits,
     }),
     dashboardApi,
     {

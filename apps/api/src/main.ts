@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
-import { createApp, defaultLoginAttempts } from './app';
+import { createApp } from './app';
+import { createAttemptLimits } from './http/attempt-limit';
 import { answerProtocolErrors } from './http/client-error';
 import { createHttpServer } from './http/server';
 import { defaultDashboardDir } from './db/paths';
@@ -60,7 +61,7 @@ async function main(config: Config): Promise<void> {
     dashboardDir,
     secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
     hsts: config.NODE_ENV === 'production',
-    loginAttempts: defaultLoginAttempts(redis),
+    attemptLimits: createAttemptLimits({ redis }),
     requestDeadlineMs: config.DB_CONNECT_TIMEOUT_MS + config.DB_QUERY_TIMEOUT_MS,
     isStopping: () => http.draining,
   });

@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAttemptLimiter } from '../src/http/attempt-limit';
-import { call, startTestServer, type TestServer } from './setup';
+import { createAttemptLimits } from '../src/http/attempt-limit';
+import { generateKey, MAX_ACTIVE_KEYS } from '../src/modules/api-keys/api-key.service';
+import { call, getTestOrm, startTestServer, type TestServer } from './setup';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
-    loginAttempts: createAttemptLimiter({
-      points: 3,
-      durationSeconds: 60,
-      keyPrefix: `test-login-${Date.now()}`,
-      message: 'Too many sign-in attempts.',
+    attemptLimits: createAttemptLimits({
+      limits: {
+        signups: { points: 1000, durationSeconds: 3600 },
+        signInsByAccount: { points: 3, durationSeconds: 60 },
+        signInsByAddress: { points: 1000, durationSeconds: 60 },
+        apiAuthFailures: { points: 1000, durationSeconds: 60 },
+      },
     }),
   });
 });
@@ -235,5 +238,179 @@ describe('API keys and the plan', () => {
     expect(attempt.status).toBe(404);
     const still = await alice.request('GET', '/keys');
     expect(still.body.data[0].status).toBe('active');
+  });
+});
+
+describe('key limit', () => {
+  it('allows 50 active keys, even to concurrent creations, and says why it refuses the next', async () => {
+    expect(MAX_ACTIVE_KEYS).toBe(50);
+    const visitor = new Visitor();
+    const { result } = await visitor.signUp();
+    const organisationId: string = result.body.organisation.id;
+    const em = (await getTestOrm()).em.fork();
+    for (let i = 0; i < MAX_ACTIVE_KEYS - 5; i++) {
+      await generateKey(em.fork(), { organisationId, name: `Key ${i}`, scopes: ['read'] });
+    }
+    const listed = await visitor.request('GET', '/keys');
+    expect(listed.body.max_active_keys).toBe(50);
+
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        visitor.request('POST', '/keys', { name: `Race ${i}`, scopes: ['read'] }),
+      ),
+    );
+    expect(created.filter((r) => r.status === 201)).toHaveLength(5);
+    const refused = created.filter((r) => r.status === 409);
+    expect(refused).toHaveLength(7);
+    expect(refused[0]!.body).toEqual({
+      code: 'key_limit_reached',
+      error:
+        'This organisation already has 50 active API keys, the most it can have. Revoke a key it no longer uses, then generate a new one.',
+    });
+    const keys = (await visitor.request('GET', '/keys')).body.data as {
+      id: string;
+      status: string;
+    }[];
+    expect(keys.filter((key) => key.status === 'active')).toHaveLength(50);
+
+    // The operator CLI's path, the service, refuses too.
+    await expect(
+      generateKey(em.fork(), { organisationId, name: 'CLI', scopes: ['read'] }),
+    ).rejects.toMatchObject({ status: 409, code: 'key_limit_reached' });
+
+    // Revoked keys do not count.
+    expect((await visitor.request('POST', `/keys/${keys[0]!.id}/revoke`)).status).toBe(200);
+    expect(
+      (await visitor.request('POST', '/keys', { name: 'Again', scopes: ['read'] })).status,
+    ).toBe(201);
+    expect(
+      (await visitor.request('POST', '/keys', { name: 'Over', scopes: ['read'] })).status,
+    ).toBe(409);
+  });
+});
+
+describe('text the database cannot store', () => {
+  it.each([
+    ['NUL', 'Door\u0000app'],
+    ['an unpaired surrogate', 'Door\ud800app'],
+  ])('refuses %s in each text field with a 400 naming it', async (_name, bad) => {
+    const signup = await new Visitor().request('POST', '/signup', {
+      organisation_name: bad,
+      email: uniqueEmail(),
+      password: 'a long passphrase',
+    });
+    expect(signup.status, JSON.stringify(signup.body)).toBe(400);
+    expect(signup.body.code).toBe('validation_failed');
+    expect(signup.body.error).toBe(
+      'organisation_name must be text without NUL characters or unpaired UTF-16 surrogates',
+    );
+
+    const visitor = new Visitor();
+    await visitor.signUp();
+    const key = await visitor.request('POST', '/keys', { name: bad, scopes: ['read'] });
+    expect(key.status, JSON.stringify(key.body)).toBe(400);
+    expect(key.body.error).toBe(
+      'name must be text without NUL characters or unpaired UTF-16 surrogates',
+    );
+  });
+
+  it('refuses NUL in the key id of the path with a 400 naming it', async () => {
+    const visitor = new Visitor();
+    await visitor.signUp();
+    for (const id of ['key_%00', '%00']) {
+      const result = await visitor.request('POST', `/keys/${id}/revoke`);
+      expect(result.status, `${id}: ${JSON.stringify(result.body)}`).toBe(400);
+      expect(result.body.error).toBe(
+        'id must be text without NUL characters or unpaired UTF-16 surrogates',
+      );
+    }
+    // A surrogate cannot even be percent-encoded as UTF-8: the path itself is refused.
+    expect((await visitor.request('POST', '/keys/key_%ED%A0%80/revoke')).status).toBe(400);
+    expect((await visitor.request('POST', '/keys/key_unknown/revoke')).status).toBe(404);
+  });
+});
+
+describe('cookies', () => {
+  it('an undecodable session cookie counts as absent: sign-in still works', async () => {
+    const owner = new Visitor();
+    const { email, password } = await owner.signUp();
+    const broken = new Visitor();
+    broken.cookie = 'bxo_session=%E0%A4%A';
+    const session = await broken.request('GET', '/session');
+    expect(session.status).toBe(401);
+    expect(session.body.code).toBe('not_signed_in');
+    // The browser still sends the broken cookie along with the sign-in.
+    const login = await call(server, 'POST', '/dashboard/api/login', {
+      body: { email, password },
+      headers: { cookie: 'bxo_session=%E0%A4%A' },
+    });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const good = login.headers.get('set-cookie')!.split(';')[0]!;
+    // A broken cookie of another name does not hide a good session cookie.
+    const both = await call(server, 'GET', '/dashboard/api/session', {
+      headers: { cookie: `theme=%E0%A4%A; ${good}` },
+    });
+    expect(both.status).toBe(200);
+    expect(both.body.user.email).toBe(email);
+  });
+});
+
+describe('passwords', () => {
+  it.each([
+    ['ten spaces', '          '],
+    ['one repeated letter', 'aaaaaaaaaa'],
+    ['a sequence', '1234567890'],
+    ['a common password', 'password12'],
+    ['a keyboard row', 'qwertyuiop'],
+    ['the organisation’s name', 'riverside hall 2026'],
+  ])('refuses %s at sign-up, saying why', async (_name, password) => {
+    const email = uniqueEmail();
+    const result = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'Riverside Hall',
+      email,
+      password,
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(400);
+    expect(result.body.code).toBe('weak_password');
+    expect(result.body.error).toMatch(/^password is too easy to guess\. \S.+\.$/);
+    // No account was created: the email is still free.
+    const retry = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'Riverside Hall',
+      email,
+      password: 'a long passphrase',
+    });
+    expect(retry.status).toBe(201);
+  });
+
+  it('says what is wrong in the estimator’s words', async () => {
+    const result = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'Riverside Hall',
+      email: uniqueEmail(),
+      password: 'aaaaaaaaaa',
+    });
+    expect(result.body.error).toBe(
+      'password is too easy to guess. Repeated characters like "aaa" are easy to guess. Add more words that are less common. Avoid repeated words and characters.',
+    );
+  });
+
+  it('keeps the minimum length', async () => {
+    const result = await new Visitor().request('POST', '/signup', {
+      organisation_name: 'Riverside Hall',
+      email: uniqueEmail(),
+      password: 'Zq8#vL2!x',
+    });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toBe('password must be at least 10 characters');
+  });
+
+  it('accepts passphrases and random passwords', async () => {
+    for (const password of ['correct horse battery', 'a long passphrase', 'Zq8#vL2!xT4&']) {
+      const result = await new Visitor().request('POST', '/signup', {
+        organisation_name: 'Riverside Hall',
+        email: uniqueEmail(),
+        password,
+      });
+      expect(result.status, `${password}: ${JSON.stringify(result.body)}`).toBe(201);
+    }
   });
 });

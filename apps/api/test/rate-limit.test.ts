@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createAttemptLimits } from '../src/http/attempt-limit';
 import { createRateLimits } from '../src/http/rate-limit';
 import {
   call,
@@ -265,6 +266,7 @@ describe('unreachable Redis store', () => {
     redis = redisClient(`redis://127.0.0.1:${await closedPort()}`);
     server = await startTestServer({
       rateLimits: createRateLimits({ readsPerMinute: 60, writesPerMinute: 10, redis }),
+      attemptLimits: createAttemptLimits({ redis }),
     });
   });
   afterAll(async () => {
@@ -296,9 +298,10 @@ describe('unreachable Redis store', () => {
     }
   });
 
-  it('still refuses a bad key with 401 and reports not ready', async () => {
+  it('answers a missing key with 503 too (failures are counted in the store) and reports not ready', async () => {
     const unauthenticated = await call(server, 'GET', '/api/v1/events');
-    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.status).toBe(503);
+    expect(unauthenticated.headers.get('retry-after')).toMatch(/^\d+$/);
     const ready = await call(server, 'GET', '/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body.error).toBe('Service temporarily unavailable');

@@ -6,7 +6,7 @@ import type { Scope } from '@boxoffice/contract';
 import { createApp } from '../src/app';
 import { freePort } from '../src/db/embedded';
 import { createOrm, type Orm } from '../src/db/orm';
-import type { AttemptLimiter } from '../src/http/attempt-limit';
+import { createAttemptLimits, type AttemptLimits } from '../src/http/attempt-limit';
 import { answerProtocolErrors } from '../src/http/client-error';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
 import { generateKey } from '../src/modules/api-keys/api-key.service';
@@ -37,11 +37,14 @@ export async function startTestServer(
     bodyLimitBytes?: number;
     /** Another ORM than the test database's (e.g. one over an unreachable server). */
     orm?: Orm;
-    loginAttempts?: AttemptLimiter;
     /** A dashboard build to serve at `/dashboard`. */
     dashboardDir?: string;
     /** Strict-Transport-Security, as in production. */
     hsts?: boolean;
+    /** By default every address may make thousands of attempts: the suites share 127.0.0.1. */
+    attemptLimits?: AttemptLimits;
+    /** Express's `trust proxy`, e.g. `loopback` to play clients of other addresses. */
+    trustProxy?: number | string;
   } = {},
 ): Promise<TestServer> {
   const testOrm = options.orm ?? (await getTestOrm());
@@ -56,9 +59,10 @@ export async function startTestServer(
     rateLimits,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
-    loginAttempts: options.loginAttempts,
     dashboardDir: options.dashboardDir,
     hsts: options.hsts,
+    attemptLimits: options.attemptLimits ?? generousAttemptLimits(),
+    trustProxy: options.trustProxy,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -76,6 +80,17 @@ export async function startTestServer(
       }),
   };
 }
+
+/** Attempt limits no ordinary suite reaches; the tests of the limits set their own. */
+export const generousAttemptLimits = (): AttemptLimits =>
+  createAttemptLimits({
+    limits: {
+      signups: { points: 100_000, durationSeconds: 3600 },
+      signInsByAccount: { points: 100_000, durationSeconds: 900 },
+      signInsByAddress: { points: 100_000, durationSeconds: 900 },
+      apiAuthFailures: { points: 100_000, durationSeconds: 60 },
+    },
+  });
 
 export interface TestTenant {
   organisationId: string;

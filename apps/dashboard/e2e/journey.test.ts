@@ -93,6 +93,16 @@ describe('dashboard journey', () => {
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await page.getByText('Use at least 10 characters.').waitFor();
     expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    // A password that is easy to guess is refused by the server, which says why, at the field.
+    await page.getByLabel('Password').fill('password12');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page
+      .getByText(/^Password is too easy to guess\. This is a commonly used password\./)
+      .waitFor();
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')))
+      .toBe('password');
     await page.getByLabel('Password').fill(account.password);
     await screenshot('01-sign-up');
     await page.getByRole('button', { name: 'Create organisation' }).click();
@@ -101,6 +111,7 @@ describe('dashboard journey', () => {
     await heading('API keys').waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/settings/keys');
     await page.getByText('No API keys yet.').waitFor();
+    await page.getByText('0 of 50 active keys.').waitFor();
     await page.getByRole('heading', { name: 'Your organisation is on the Free plan' }).waitFor();
     await screenshot('02-keys-empty');
 
@@ -131,6 +142,7 @@ describe('dashboard journey', () => {
 
     const row = page.getByRole('row', { name: /Reporting/ });
     await row.getByText('active', { exact: true }).waitFor();
+    await page.getByText('1 of 50 active keys.').waitFor();
     expect(await row.textContent()).toContain(secret.slice(-4));
     await row.getByText('never', { exact: true }).waitFor();
     await screenshot('04-keys-list');
@@ -166,6 +178,7 @@ describe('dashboard journey', () => {
     await confirm.getByRole('button', { name: 'Revoke key' }).click();
     await confirm.waitFor({ state: 'detached' });
     await row.getByText('revoked', { exact: true }).waitFor();
+    await page.getByText('0 of 50 active keys.').waitFor();
     expect(await row.getByRole('button', { name: 'Revoke Reporting' }).count()).toBe(0);
     await screenshot('07-key-revoked');
 

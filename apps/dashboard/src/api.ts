@@ -37,15 +37,24 @@ export const api = initClient(dashboardContract, {
   },
 });
 
-/** A failed request, with the server's `error` message when it sent one. */
+/** A failed request, with the server's `error` message and `code` when it sent them. */
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
   }
+}
+
+function codeOf(body: unknown): string | undefined {
+  if (typeof body === 'object' && body !== null && 'code' in body) {
+    const { code } = body;
+    if (typeof code === 'string' && code) return code;
+  }
+  return undefined;
 }
 
 function messageOf(status: number, body: unknown): string {
@@ -74,7 +83,11 @@ export function unwrap<R extends { status: number; body: unknown }, S extends R[
   status: S,
 ): Extract<R, { status: S }>['body'] {
   if (!hasStatus(response, status)) {
-    throw new ApiError(response.status, messageOf(response.status, response.body));
+    throw new ApiError(
+      response.status,
+      messageOf(response.status, response.body),
+      codeOf(response.body),
+    );
   }
   return response.body;
 }

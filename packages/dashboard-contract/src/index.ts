@@ -1,5 +1,5 @@
 import { initContract } from '@ts-rest/core';
-import { ErrorSchema, SCOPES } from '@boxoffice/contract';
+import { ErrorSchema, SCOPES, TextSchema } from '@boxoffice/contract';
 import { z } from 'zod';
 
 /**
@@ -72,7 +72,7 @@ const email = z.string().trim().toLowerCase().email().max(320);
 
 export const SignupSchema = z
   .object({
-    organisation_name: z.string().trim().min(1).max(100),
+    organisation_name: TextSchema.trim().min(1).max(100),
     email,
     password: z.string().min(10).max(200),
   })
@@ -84,7 +84,7 @@ export type Login = z.infer<typeof LoginSchema>;
 
 export const KeyCreateSchema = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: TextSchema.trim().min(1).max(100),
     scopes: z.array(ScopeSchema).min(1),
   })
   .strict();
@@ -131,7 +131,13 @@ export const dashboardContract = c.router(
     listKeys: {
       method: 'GET',
       path: '/keys',
-      responses: { 200: z.object({ data: z.array(ApiKeySchema) }) },
+      responses: {
+        200: z.object({
+          data: z.array(ApiKeySchema),
+          /** How many keys may be active at once; generating more is a 409 `key_limit_reached`. */
+          max_active_keys: z.number().int(),
+        }),
+      },
       summary: 'The organisation’s API keys, newest first',
     },
     createKey: {
@@ -146,13 +152,14 @@ export const dashboardContract = c.router(
             secret: z.string(),
           }),
         }),
+        409: ErrorSchema,
       },
       summary: 'Generate an API key',
     },
     revokeKey: {
       method: 'POST',
       path: '/keys/:id/revoke',
-      pathParams: z.object({ id: z.string() }),
+      pathParams: z.object({ id: TextSchema }),
       body: c.noBody(),
       responses: { 200: z.object({ data: ApiKeySchema }), 404: ErrorSchema },
       summary: 'Revoke an API key; it stops working on the next request',

@@ -1,6 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { RateLimitClass, RouteMetadata } from '@boxoffice/contract';
 import { authenticateKey } from '../modules/api-keys/api-key.service';
+import type { AttemptLimiter } from './attempt-limit';
+import { clientAddress } from './client-address';
 import { AppError } from './errors';
 import { rateLimitClassOf, rateLimitHeaders, type RateLimits } from './rate-limit';
 
@@ -27,17 +29,24 @@ async function refuse(
 
 /**
  * The access checks of every public route, in the documented order: 401 (key) → 402 (plan) →
- * 403 (scope) → 429 (rate limit). Request validation and the handler come after.
- * `onRateLimited` hears of every 429 (e.g. to count them).
+ * 403 (scope) → 429 (rate limit). Request validation and the handler come after. Before all of
+ * them, an address with too many 401s gets a 429 without a key lookup: guessing keys must not
+ * cost a database query each. `onRateLimited` hears of every rate-limit 429 (e.g. to count them).
  */
 export function apiAccess(
   rateLimits: RateLimits,
+  authFailures: AttemptLimiter,
   onRateLimited: (kind: RateLimitClass) => void = () => undefined,
 ): RequestHandler {
   return async (req, res, next) => {
+    const address = clientAddress(req);
+    await authFailures.check(address);
     const match = BEARER.exec(req.get('authorization') ?? '');
     const key = match?.[1] ? await authenticateKey(res.locals.em, match[1]) : null;
-    if (!key) throw invalidKey();
+    if (!key) {
+      await authFailures.record(address);
+      throw invalidKey();
+    }
 
     const kind = rateLimitClassOf(req.method);
     if (key.plan !== 'pro') {

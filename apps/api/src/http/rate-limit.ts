@@ -1,12 +1,8 @@
 import type { RateLimitClass } from '@boxoffice/contract';
 import type { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError, serviceUnavailable } from './errors';
+import { bounded, createCounter, STORE_TIMEOUT_MS } from './limiter-store';
 
 const WINDOW_SECONDS = 60;
 
@@ -33,25 +29,8 @@ export interface RateLimitOptions {
   redis?: Redis;
   /** Separates counters of different deployments or test runs sharing one Redis. */
   keyPrefix?: string;
-  /**
-   * How long a Redis operation may take before the request is refused with a 503. A Redis that
-   * accepts connections but does not answer would otherwise hold every request indefinitely.
-   */
+  /** How long a Redis operation may take before the request is refused with a 503. */
   storeTimeoutMs?: number;
-}
-
-/** Settles as `operation` does, or rejects with a 503 once `ms` pass without an answer. */
-async function bounded<T>(operation: Promise<T>, ms: number | undefined): Promise<T> {
-  if (ms === undefined) return operation;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(serviceUnavailable()), ms);
-  });
-  try {
-    return await Promise.race([operation, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export function createRateLimits(options: RateLimitOptions): RateLimits {
@@ -60,21 +39,14 @@ export function createRateLimits(options: RateLimitOptions): RateLimits {
     write: options.writesPerMinute,
   };
   const prefix = options.keyPrefix ?? 'bxo:rl';
-  const timeoutMs = options.redis ? (options.storeTimeoutMs ?? 1000) : undefined;
+  const timeoutMs = options.redis ? (options.storeTimeoutMs ?? STORE_TIMEOUT_MS) : undefined;
   const make = (kind: RateLimitClass): RateLimiterAbstract =>
-    options.redis
-      ? new RateLimiterRedis({
-          storeClient: options.redis,
-          keyPrefix: `${prefix}:${kind}`,
-          points: limits[kind],
-          duration: WINDOW_SECONDS,
-          rejectIfRedisNotReady: true,
-        })
-      : new RateLimiterMemory({
-          keyPrefix: `${prefix}:${kind}`,
-          points: limits[kind],
-          duration: WINDOW_SECONDS,
-        });
+    createCounter({
+      redis: options.redis,
+      keyPrefix: `${prefix}:${kind}`,
+      points: limits[kind],
+      durationSeconds: WINDOW_SECONDS,
+    });
   const limiters: Record<RateLimitClass, RateLimiterAbstract> = {
     read: make('read'),
     write: make('write'),

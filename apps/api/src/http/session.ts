@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { parseCookie } from 'cookie';
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { CSRF_HEADER } from '@boxoffice/dashboard-contract';
 import { findSession, SESSION_TTL_MS } from '../modules/accounts/account.service';
@@ -9,14 +10,17 @@ export const SESSION_COOKIE = 'bxo_session';
 /** Routes a visitor without a session may call. */
 const PUBLIC_PATHS = new Set(['/signup', '/login']);
 
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.get('cookie') ?? '').split(';')) {
-    const index = part.indexOf('=');
-    if (index > 0 && part.slice(0, index).trim() === name) {
-      return decodeURIComponent(part.slice(index + 1).trim());
-    }
+/** Percent-decoding that fails is no cookie at all: a broken one must not break the dashboard. */
+const decodeOrSkip = (value: string): string | undefined => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
   }
-  return undefined;
+};
+
+function readCookie(req: Request, name: string): string | undefined {
+  return parseCookie(req.get('cookie') ?? '', { decode: decodeOrSkip })[name] || undefined;
 }
 
 const sameText = (a: string, b: string): boolean => {

@@ -69,6 +69,10 @@ export function describeIssue(issue: ZodIssue, location: 'body' | 'query' | 'pat
       if (issue.validation === 'datetime') {
         return `${subject} must be an ISO-8601 timestamp with a time zone, e.g. 2026-06-01T19:00:00Z`;
       }
+      // A pattern with a message of its own says what it wants (e.g. text without NUL).
+      if (issue.validation === 'regex' && issue.message && issue.message !== 'Invalid') {
+        return `${subject} ${issue.message}`;
+      }
       return `${subject} has an invalid format`;
     case 'custom':
       // The contract's custom messages name their field, except shared ones that ask for it.

@@ -67,9 +67,9 @@ describe.skipIf(!canRun)(
       expectUnavailable(ready);
       expect(ready.ms).toBeLessThan(3_000);
       expect(ready.body.checks).toEqual({ database: 'ok', rate_limit_store: 'unavailable' });
-      // Answers that do not need the store are unaffected.
+      // Liveness does not need the store. A missing key does: failed authentications are counted.
       expect((await request(api.baseUrl, 'GET', '/healthz')).status).toBe(200);
-      expect((await request(api.baseUrl, 'GET', '/api/v1/events')).status).toBe(401);
+      expectUnavailable(await request(api.baseUrl, 'GET', '/api/v1/events'));
 
       redis = await startRedisServer(redisPort);
       const recovered = performance.now();
@@ -101,6 +101,45 @@ describe.skipIf(!canRun)(
         async () => (await request(api.baseUrl, 'GET', '/api/v1/events', { key })).status === 200,
         { timeoutMs: 10_000 },
       );
+    });
+
+    it('sign-up, sign-in and failed API authentications answer 503 within about a second while Redis is frozen', async () => {
+      const email = `frozen-${Date.now()}@example.com`;
+      const password = 'a long passphrase';
+      const signUp = (address: string) =>
+        request(api.baseUrl, 'POST', '/dashboard/api/signup', {
+          body: { organisation_name: 'Frozen Hall', email: address, password },
+        });
+      const signIn = () =>
+        request(api.baseUrl, 'POST', '/dashboard/api/login', { body: { email, password } });
+      const unknownKey = () =>
+        request(api.baseUrl, 'GET', '/api/v1/events', { key: `bxo_live_${'x'.repeat(40)}` });
+      expect((await signUp(email)).status).toBe(201);
+
+      redis.child.kill('SIGSTOP');
+      try {
+        const results = [
+          await signUp(`second-${email}`),
+          await signIn(),
+          await unknownKey(),
+          await request(api.baseUrl, 'GET', '/api/v1/events'),
+        ];
+        for (const result of results) {
+          expectUnavailable(result);
+          // The bound is 1 s per Redis call; a frozen store once held a sign-in for 15 s.
+          expect(result.ms).toBeLessThan(2_000);
+        }
+      } finally {
+        redis.child.kill('SIGCONT');
+      }
+
+      // Back without a restart.
+      await until('sign-in to work again', async () => (await signIn()).status === 200, {
+        timeoutMs: 10_000,
+      });
+      expect((await signUp(`third-${email}`)).status).toBe(201);
+      expect((await unknownKey()).status).toBe(401);
+      expect(api.hasExited()).toBe(false);
     });
   },
 );

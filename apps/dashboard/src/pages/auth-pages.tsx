@@ -1,4 +1,5 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { ApiError } from '../api';
 import { ErrorMessage } from '../components/feedback';
 import { TextField } from '../components/text-field';
 import { afterSignIn, Link, navigate, routes } from '../router';
@@ -72,11 +73,15 @@ function useAuthForm<K extends string>(validate: () => Errors<K>, action: () => 
   return { formRef, errors, serverError, busy, submit };
 }
 
+/** The server's message, as a sentence (`password is…` → `Password is…`). */
+const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
+
 export function SignUpPage() {
   const { signUp } = useSession();
   const [organisationName, setOrganisationName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const passwordRef = useRef<HTMLInputElement>(null);
   const { formRef, errors, serverError, busy, submit } = useAuthForm(
     () => {
       const found: Errors<'organisation' | 'email' | 'password'> = {};
@@ -92,6 +97,15 @@ export function SignUpPage() {
       navigate(routes.keys, { replace: true });
     },
   );
+
+  // A password the server finds too easy to guess is a problem of that field: say so there.
+  const weakPassword =
+    serverError instanceof ApiError && serverError.code === 'weak_password'
+      ? sentence(serverError.message)
+      : undefined;
+  useEffect(() => {
+    if (weakPassword) passwordRef.current?.focus();
+  }, [weakPassword]);
 
   return (
     <AuthLayout
@@ -125,19 +139,20 @@ export function SignUpPage() {
           required
         />
         <TextField
+          ref={passwordRef}
           label="Password"
           name="password"
           type="password"
           autoComplete="new-password"
-          hint={`At least ${MIN_PASSWORD} characters.`}
+          hint={`At least ${MIN_PASSWORD} characters and hard to guess: a few uncommon words work well.`}
           value={password}
           onChange={setPassword}
-          error={errors.password}
+          error={errors.password ?? weakPassword}
           minLength={MIN_PASSWORD}
           maxLength={200}
           required
         />
-        {serverError !== null && <ErrorMessage error={serverError} />}
+        {serverError !== null && !weakPassword && <ErrorMessage error={serverError} />}
         <button type="submit" className="button button-primary button-block" aria-disabled={busy}>
           {busy ? 'Creating organisation…' : 'Create organisation'}
         </button>

@@ -25,11 +25,18 @@ const SCOPES: { scope: Scope; label: string; help: string }[] = [
   },
 ];
 
-const loadKeys = async () => unwrap(await api.listKeys(), 200).data;
+const loadKeys = async () => unwrap(await api.listKeys(), 200);
 
 export function KeysPage() {
   const { organisation } = useSignedIn();
   const { resource, reload, update } = useResource(loadKeys);
+  const limit =
+    resource.status === 'ready'
+      ? {
+          active: resource.data.data.filter((key) => key.status === 'active').length,
+          max: resource.data.max_active_keys,
+        }
+      : undefined;
   const [created, setCreated] = useState<{ key: ApiKey; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -47,8 +54,9 @@ export function KeysPage() {
       {organisation.plan === 'free' && <FreePlanBanner />}
 
       <GenerateKeyForm
+        limit={limit}
         onCreated={(result) => {
-          update((keys) => [result.key, ...keys]);
+          update((list) => ({ ...list, data: [result.key, ...list.data] }));
           setCreated(result);
         }}
       />
@@ -63,13 +71,13 @@ export function KeysPage() {
         {resource.status === 'loading' && <Loading>Loading keys…</Loading>}
         {resource.status === 'error' && <ErrorMessage error={resource.error} onRetry={reload} />}
         {resource.status === 'ready' &&
-          (resource.data.length === 0 ? (
+          (resource.data.data.length === 0 ? (
             <div className="empty">
               <p>No API keys yet.</p>
               <p className="muted">Generate one above; its secret is shown once, right after.</p>
             </div>
           ) : (
-            <KeysTable keys={resource.data} onRevoke={setRevoking} />
+            <KeysTable keys={resource.data.data} onRevoke={setRevoking} />
           ))}
       </section>
 
@@ -89,7 +97,10 @@ export function KeysPage() {
           apiKey={revoking}
           onCancel={() => setRevoking(null)}
           onRevoked={(key) => {
-            update((keys) => keys.map((k) => (k.id === key.id ? key : k)));
+            update((list) => ({
+              ...list,
+              data: list.data.map((k) => (k.id === key.id ? key : k)),
+            }));
             setRevoking(null);
             setAnnouncement(`Key “${key.name}” revoked.`);
             // Its Revoke button is gone: continue from the list's heading.
@@ -102,8 +113,11 @@ export function KeysPage() {
 }
 
 function GenerateKeyForm({
+  limit,
   onCreated,
 }: {
+  /** Active keys and the most the organisation may have; unknown while the list loads. */
+  limit: { active: number; max: number } | undefined;
   onCreated: (result: { key: ApiKey; secret: string }) => void;
 }) {
   const [name, setName] = useState('');
@@ -122,9 +136,11 @@ function GenerateKeyForm({
         : current.filter((s) => s !== scope),
     );
 
+  const full = limit !== undefined && limit.active >= limit.max;
+
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (busy) return;
+    if (busy || full) return;
     const found: typeof errors = {};
     if (!name.trim()) found.name = 'Give the key a name, such as the app that will use it.';
     if (scopes.length === 0) found.scopes = 'Choose at least one scope.';
@@ -148,6 +164,19 @@ function GenerateKeyForm({
   return (
     <section aria-labelledby={`${id}-title`} className="section card">
       <h2 id={`${id}-title`}>Generate a key</h2>
+      {limit && (
+        <p className="muted" id={`${id}-count`}>
+          {limit.active} of {limit.max} active keys.
+        </p>
+      )}
+      {full && (
+        <div className="notice notice-warning" id={`${id}-full`}>
+          <p>
+            Your organisation has {limit.max} active keys, the most it can have. Revoke a key you no
+            longer use, then generate a new one.
+          </p>
+        </div>
+      )}
       <form onSubmit={submit} noValidate aria-busy={busy}>
         <TextField
           ref={nameRef}
@@ -196,7 +225,12 @@ function GenerateKeyForm({
           )}
         </fieldset>
         {serverError !== null && <ErrorMessage error={serverError} />}
-        <button type="submit" className="button button-primary" aria-disabled={busy}>
+        <button
+          type="submit"
+          className="button button-primary"
+          aria-disabled={busy || full}
+          aria-describedby={full ? `${id}-full` : undefined}
+        >
           {busy ? 'Generating…' : 'Generate key'}
         </button>
       </form>

@@ -6,6 +6,7 @@ import { newId } from '../../db/ids';
 import { AppError } from '../../http/errors';
 import type { Organisation } from '../organisations/organisation.entity';
 import { createOrganisation, getOrganisation } from '../organisations/organisation.service';
+import { assertStrongPassword } from './password-strength';
 import { User } from './user.entity';
 import { UserSession } from './user-session.entity';
 
@@ -23,12 +24,13 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 /** A well-formed hash of no password: verifying against it costs what a real check costs. */
 let decoyHash: Promise<string> | undefined;
 
-/** A new organisation (on the free plan) and its first user. */
+/** A new organisation (on the free plan) and its first user; a guessable password is refused. */
 export async function signUp(
   em: EntityManager,
   input: { organisationName: string; email: string; password: string },
 ): Promise<{ user: User; organisation: Organisation }> {
   const email = input.email.trim().toLowerCase();
+  await assertStrongPassword(input.password, [email, input.organisationName]);
   const passwordHash = await hash(input.password);
   return em.transactional(async (tx) => {
     if (await tx.findOne(User, { email })) {
@@ -55,12 +57,13 @@ export async function signUp(
   });
 }
 
-/** A user for an existing organisation (operator CLI and the demo). */
+/** A user for an existing organisation (operator CLI and the demo); same password rule. */
 export async function createUser(
   em: EntityManager,
   input: { organisationId: string; email: string; password: string },
 ): Promise<User> {
   const email = input.email.trim().toLowerCase();
+  await assertStrongPassword(input.password, [email]);
   if (await em.findOne(User, { email })) {
     throw new AppError(409, 'email_taken', 'An account with this email already exists');
   }

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { SCOPES, type Scope } from '@boxoffice/contract';
 import { iso, isoOrNull } from '../../db/context';
 import { newId, randomBase62 } from '../../db/ids';
 import { query } from '../../db/sql';
-import { badRequest, notFound } from '../../http/errors';
+import { AppError, badRequest, notFound } from '../../http/errors';
 import { Organisation, type Plan } from '../organisations/organisation.entity';
 import { ApiKey } from './api-key.entity';
 
@@ -14,6 +14,8 @@ const KEY_RANDOM_LENGTH = 40;
 const KEY_PATTERN = /^bxo_live_[0-9A-Za-z]{32,128}$/;
 /** `last_used_at` is refreshed at most this often, so authentication is not a write per request. */
 const LAST_USED_RESOLUTION_S = 60;
+/** Active (unrevoked) keys an organisation may have: enough for every app, not a key store. */
+export const MAX_ACTIVE_KEYS = 50;
 
 export interface ApiKeyView {
   id: string;
@@ -50,7 +52,11 @@ export function parseScopes(input: readonly string[]): Scope[] {
   return SCOPES.filter((scope) => scopes.includes(scope));
 }
 
-/** Creates a key; the raw key is returned only here and never stored. */
+/**
+ * Creates a key; the raw key is returned only here and never stored. An organisation has at most
+ * `MAX_ACTIVE_KEYS` active keys: its row is locked while the keys are counted and the new one is
+ * written, so concurrent creations queue and cannot pass the limit together.
+ */
 export async function generateKey(
   em: EntityManager,
   input: { organisationId: string; name?: string; scopes: readonly string[] },
@@ -58,24 +64,37 @@ export async function generateKey(
   const scopes = parseScopes(input.scopes);
   const name = (input.name ?? '').trim() || 'API key';
   if (name.length > 100) throw badRequest('name must be at most 100 characters');
-  const org = await em.findOne(Organisation, { id: input.organisationId });
-  if (!org) throw notFound('organisation');
-  const raw = `${KEY_PREFIX}${randomBase62(KEY_RANDOM_LENGTH)}`;
-  const now = new Date();
-  const apiKey = em.create(ApiKey, {
-    id: newId('apiKey', now),
-    organisationId: org.id,
-    name,
-    hint: `${KEY_PREFIX}…${raw.slice(-4)}`,
-    keyHash: hashKey(raw),
-    scopes,
-    lastUsedAt: null,
-    revokedAt: null,
-    createdAt: now,
-    updatedAt: now,
+  return em.transactional(async (tx) => {
+    const org = await tx.findOne(
+      Organisation,
+      { id: input.organisationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!org) throw notFound('organisation');
+    const active = await tx.count(ApiKey, { organisationId: org.id, revokedAt: null });
+    if (active >= MAX_ACTIVE_KEYS) {
+      throw new AppError(
+        409,
+        'key_limit_reached',
+        `This organisation already has ${MAX_ACTIVE_KEYS} active API keys, the most it can have. Revoke a key it no longer uses, then generate a new one.`,
+      );
+    }
+    const raw = `${KEY_PREFIX}${randomBase62(KEY_RANDOM_LENGTH)}`;
+    const now = new Date();
+    const apiKey = tx.create(ApiKey, {
+      id: newId('apiKey', now),
+      organisationId: org.id,
+      name,
+      hint: `${KEY_PREFIX}…${raw.slice(-4)}`,
+      keyHash: hashKey(raw),
+      scopes,
+      lastUsedAt: null,
+      revokedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { apiKey, key: raw };
   });
-  await em.flush();
-  return { apiKey, key: raw };
 }
 
 export async function listKeys(em: EntityManager, organisationId: string): Promise<ApiKey[]> {

@@ -2,7 +2,8 @@ import { initServer } from '@ts-rest/express';
 import { dashboardContract, type PlanState, type Session } from '@boxoffice/dashboard-contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isoOrNull, iso } from '../../db/context';
-import type { AttemptLimiter } from '../../http/attempt-limit';
+import { reserveAttempts, type AttemptLimits } from '../../http/attempt-limit';
+import { clientAddress } from '../../http/client-address';
 import { AppError } from '../../http/errors';
 import { dashboardSessionOf } from '../../http/locals';
 import { sessionToken, type SessionCookies } from '../../http/session';
@@ -15,7 +16,7 @@ import {
   type ActiveSession,
 } from '../accounts/account.service';
 import type { ApiKey } from '../api-keys/api-key.entity';
-import { generateKey, listKeys, revokeKey } from '../api-keys/api-key.service';
+import { generateKey, listKeys, MAX_ACTIVE_KEYS, revokeKey } from '../api-keys/api-key.service';
 import type { Organisation } from '../organisations/organisation.entity';
 import { getOrganisation, planHistory, setPlan } from '../organisations/organisation.service';
 
@@ -61,13 +62,16 @@ async function planState(em: EntityManager, organisation: Organisation): Promise
  * The dashboard's API. Keys are generated and revoked through the same service the operator CLI
  * uses; every lookup is scoped to the signed-in user's organisation.
  */
-export function dashboardRouter(deps: { cookies: SessionCookies; loginAttempts: AttemptLimiter }) {
+export function dashboardRouter(deps: { cookies: SessionCookies; attemptLimits: AttemptLimits }) {
+  const limits = deps.attemptLimits;
   return s.router(dashboardContract, {
     session: ({ res }) =>
       Promise.resolve({ status: 200 as const, body: toSessionView(dashboardSessionOf(res)) }),
 
-    signup: async ({ body, res }) => {
+    signup: async ({ body, req, res }) => {
       const { em } = res.locals;
+      // Counted before any work, refused ones too: each costs a password check and a hash.
+      await limits.signups.consume(clientAddress(req));
       const { user, organisation } = await signUp(em, {
         organisationName: body.organisation_name,
         email: body.email,
@@ -80,9 +84,28 @@ export function dashboardRouter(deps: { cookies: SessionCookies; loginAttempts: 
 
     login: async ({ body, req, res }) => {
       const { em } = res.locals;
-      await deps.loginAttempts.consume(`${req.ip ?? 'unknown'}:${body.email}`);
-      const user = await checkPassword(em, body.email, body.password);
+      // Failures count per address and email (guessing one password) and per address (one
+      // password tried on many accounts); never per email alone, which would let anyone lock a
+      // stranger out. The attempt is counted before the password check, so parallel guesses
+      // cannot slip past the limit, and given back if it succeeds.
+      const address = clientAddress(req);
+      const account = `${address}:${body.email}`;
+      const attempt = await reserveAttempts([
+        [limits.signInsByAddress, address],
+        [limits.signInsByAccount, account],
+      ]);
+      const user = await checkPassword(em, body.email, body.password).catch(
+        async (error: unknown) => {
+          await attempt.release().catch(() => undefined);
+          throw error;
+        },
+      );
       if (!user) throw new AppError(401, 'invalid_credentials', 'Incorrect email or password');
+      // Bookkeeping only: a store failing now must not undo a correct sign-in.
+      await Promise.all([
+        limits.signInsByAccount.reset(account),
+        limits.signInsByAddress.refund(address),
+      ]).catch(() => undefined);
       const { token, session } = await openSession(em, user.id);
       deps.cookies.set(res, token);
       const organisation = await getOrganisation(em, user.organisationId);
@@ -99,7 +122,10 @@ export function dashboardRouter(deps: { cookies: SessionCookies; loginAttempts: 
     listKeys: async ({ res }) => {
       const { em, organisation } = dashboardSessionOf(res);
       const keys = await listKeys(em, organisation.id);
-      return { status: 200, body: { data: keys.map(toKeyView) } };
+      return {
+        status: 200,
+        body: { data: keys.map(toKeyView), max_active_keys: MAX_ACTIVE_KEYS },
+      };
     },
 
     createKey: async ({ body, res }) => {

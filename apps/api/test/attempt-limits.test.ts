@@ -1,0 +1,380 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  ATTEMPT_LIMITS,
+  createAttemptLimits,
+  type AttemptLimit,
+  type AttemptLimits,
+} from '../src/http/attempt-limit';
+import { createOrm, type Orm } from '../src/db/orm';
+import { pgPool } from '../src/db/sql';
+import {
+  call,
+  closedPort,
+  createTenant,
+  startTestServer,
+  type CallResult,
+  type TestServer,
+} from './setup';
+
+const redisUrl = inject('redisUrl');
+
+/** Every limit generous except the ones given: each suite exercises one. */
+const limitsWith = (
+  overrides: Partial<Record<keyof AttemptLimits, AttemptLimit>>,
+  redis?: Redis,
+): AttemptLimits => {
+  const generous = { points: 100_000, durationSeconds: 60 };
+  return createAttemptLimits({
+    redis,
+    keyPrefix: `bxo:test:${randomBytes(6).toString('hex')}`,
+    limits: {
+      signups: generous,
+      signInsByAccount: generous,
+      signInsByAddress: generous,
+      apiAuthFailures: generous,
+      ...overrides,
+    },
+  });
+};
+
+let sequence = 0;
+const uniqueEmail = () => `limits${Date.now()}${(sequence += 1)}@example.com`;
+/** A client address of its own (the servers here trust X-Forwarded-For from loopback). */
+const from = (address: string) => ({ 'x-forwarded-for': address });
+const unknownKey = () => `bxo_live_${randomBytes(30).toString('base64url').replace(/[-_]/g, 'x')}`;
+const PASSWORD = 'a long passphrase';
+
+function expectRefused(result: CallResult, code: string, maxSeconds: number) {
+  expect(result.status, JSON.stringify(result.body)).toBe(429);
+  expect(result.body.code).toBe(code);
+  const retryAfter = Number(result.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(maxSeconds);
+}
+
+describe('the documented numbers', () => {
+  it('are 5 sign-ups an hour, 10 and 50 failed sign-ins a quarter hour, 30 failed API authentications a minute', () => {
+    expect(ATTEMPT_LIMITS).toEqual({
+      signups: { points: 5, durationSeconds: 3600 },
+      signInsByAccount: { points: 10, durationSeconds: 900 },
+      signInsByAddress: { points: 50, durationSeconds: 900 },
+      apiAuthFailures: { points: 30, durationSeconds: 60 },
+    });
+  });
+});
+
+describe('sign-up, per client address', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      trustProxy: 'loopback',
+      attemptLimits: limitsWith({ signups: ATTEMPT_LIMITS.signups }),
+    });
+  });
+  afterAll(() => server.close());
+
+  const signUp = (address: string, email = uniqueEmail()) =>
+    call(server, 'POST', '/dashboard/api/signup', {
+      body: { organisation_name: 'Riverside Hall', email, password: PASSWORD },
+      headers: from(address),
+    });
+
+  it('allows 5 an hour from one address, then 429 with Retry-After and a message in words', async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, () => signUp('203.0.113.10')));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
+    const refused = results.find((r) => r.status === 429)!;
+    expectRefused(refused, 'too_many_signups', 3600);
+    expect(refused.body.error).toMatch(
+      /^Too many sign-ups from this address \(at most 5 in an hour\)\. Try again in \d+ minutes\.$/,
+    );
+    // Nothing was created for the refused ones.
+    expect(refused.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('counts each address on its own, IPv6 by its /64', async () => {
+    expect((await signUp('203.0.113.11')).status).toBe(201);
+    for (let i = 1; i <= 5; i++) {
+      expect((await signUp(`2001:db8:1:2::${i}`)).status).toBe(201);
+    }
+    expectRefused(await signUp('2001:db8:1:2:ffff::9'), 'too_many_signups', 3600);
+    expect((await signUp('2001:db8:1:3::1')).status).toBe(201);
+  });
+});
+
+describe('sign-in, failures per address and email and per address', () => {
+  let server: TestServer;
+  const victim = { email: uniqueEmail(), password: PASSWORD };
+  beforeAll(async () => {
+    server = await startTestServer({
+      trustProxy: 'loopback',
+      attemptLimits: limitsWith({
+        signInsByAccount: { points: 3, durationSeconds: 900 },
+        signInsByAddress: { points: 6, durationSeconds: 900 },
+      }),
+    });
+    const created = await call(server, 'POST', '/dashboard/api/signup', {
+      body: { organisation_name: 'Victim Hall', ...victim },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  });
+  afterAll(() => server.close());
+
+  const signIn = (address: string, email: string, password: string) =>
+    call(server, 'POST', '/dashboard/api/login', {
+      body: { email, password },
+      headers: from(address),
+    });
+
+  it('stops password spraying: many emails from one address are refused past the address limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      statuses.push((await signIn('198.51.100.1', uniqueEmail(), 'Summer2026!')).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429, 429]);
+    const refused = await signIn('198.51.100.1', uniqueEmail(), 'Summer2026!');
+    expectRefused(refused, 'too_many_attempts', 900);
+    expect(refused.body.error).toMatch(
+      /^Too many failed sign-ins from this address\. Try again in \d+ minutes\.$/,
+    );
+    // Even the right password waits: the address is out of attempts.
+    expect((await signIn('198.51.100.1', victim.email, victim.password)).status).toBe(429);
+    // Another address is not affected.
+    expect((await signIn('198.51.100.2', victim.email, victim.password)).status).toBe(200);
+  });
+
+  it('parallel guesses cannot slip past the limit while the first are still being checked', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => signIn('198.51.100.3', victim.email, 'not the password')),
+    );
+    expect(results.filter((r) => r.status === 401)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(9);
+  });
+
+  it('a stranger guessing from elsewhere cannot lock the owner out', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await signIn('192.0.2.66', victim.email, 'guess guess')).status).toBe(401);
+    }
+    const locked = await signIn('192.0.2.66', victim.email, 'guess guess');
+    expectRefused(locked, 'too_many_attempts', 900);
+    expect(locked.body.error).toMatch(/^Too many failed sign-ins to this account/);
+    // The stranger is refused even with the right password; the owner, elsewhere, is not.
+    expect((await signIn('192.0.2.66', victim.email, victim.password)).status).toBe(429);
+    expect((await signIn('192.0.2.77', victim.email, victim.password)).status).toBe(200);
+  });
+
+  it('counts failures only: colleagues signing in from one office address do not lock it', async () => {
+    const office = '192.0.2.100';
+    // Twice the address limit in successful sign-ins, with a typo now and then.
+    for (let i = 0; i < 12; i++) {
+      if (i % 4 === 0) {
+        expect((await signIn(office, victim.email, 'a typo in it')).status).toBe(401);
+      }
+      expect((await signIn(office, victim.email, victim.password)).status).toBe(200);
+    }
+  });
+
+  it('a successful sign-in clears that email’s count from that address', async () => {
+    const address = '192.0.2.101';
+    // Four failures in all, past the account's limit of three, but never three in a row.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 2; i++) {
+        expect((await signIn(address, victim.email, 'wrong again')).status).toBe(401);
+      }
+      expect((await signIn(address, victim.email, victim.password)).status).toBe(200);
+    }
+  });
+});
+
+describe('failed API authentications, per client address', () => {
+  const LIMIT = 5;
+  let orm: Orm;
+  let server: TestServer;
+  let acquired = 0;
+
+  beforeAll(async () => {
+    // An ORM of its own, so that every connection it hands out can be counted.
+    orm = await createOrm({ databaseUrl: inject('databaseUrl'), poolMax: 5 });
+    (await pgPool(orm.em.fork())).on('acquire', () => (acquired += 1));
+    server = await startTestServer({
+      orm,
+      trustProxy: 'loopback',
+      attemptLimits: limitsWith({ apiAuthFailures: { points: LIMIT, durationSeconds: 60 } }),
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await orm.close();
+  });
+
+  const get = (address: string, key?: string) =>
+    call(server, 'GET', '/api/v1/events', { key, headers: from(address) });
+
+  it('past the limit, every request from the address is a 429 that queries no database', async () => {
+    const tenant = await createTenant(['read']);
+    const before = acquired;
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await get('203.0.113.50', unknownKey())).status).toBe(401);
+    }
+    // Each of those unknown keys cost a lookup: the counter sees the database's work.
+    expect(acquired - before).toBe(LIMIT);
+
+    const limitedAt = acquired;
+    const results = [
+      ...(await Promise.all(Array.from({ length: 20 }, () => get('203.0.113.50', unknownKey())))),
+      await get('203.0.113.50'),
+      await get('203.0.113.50', 'not-a-key'),
+      // A real key from that address waits too: the address is refused before any lookup.
+      await get('203.0.113.50', tenant.key),
+    ];
+    for (const result of results) {
+      expectRefused(result, 'too_many_failed_authentications', 60);
+      expect(result.body.error).toMatch(
+        /^Too many requests with a missing or invalid API key from this address \(at most 5 in a minute\)\. Retry after \d+ s\.$/,
+      );
+      expect(result.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+    expect(acquired).toBe(limitedAt);
+
+    // A legitimate client elsewhere is unaffected, and its checks keep their order.
+    const ok = await get('203.0.113.51', tenant.key);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-ratelimit-limit')).toBe('100000');
+  });
+
+  it('counts every 401, including missing and malformed keys, and nothing else', async () => {
+    const tenant = await createTenant(['read'], 'free');
+    const address = '203.0.113.60';
+    // 402 and 403 are not failed authentications.
+    for (let i = 0; i < LIMIT * 2; i++) {
+      expect((await get(address, tenant.key)).status).toBe(402);
+    }
+    expect(
+      (
+        await call(server, 'POST', '/api/v1/events', {
+          key: (await createTenant(['read'])).key,
+          body: {},
+          headers: from(address),
+        })
+      ).status,
+    ).toBe(403);
+    const failures = [
+      await get(address),
+      await get(address, 'hello'),
+      await call(server, 'GET', '/api/v1/events', {
+        headers: { ...from(address), authorization: 'Basic abc' },
+      }),
+      await get(address, unknownKey()),
+      await get(address, unknownKey()),
+    ];
+    expect(failures.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+    expectRefused(await get(address, tenant.key), 'too_many_failed_authentications', 60);
+  });
+
+  it('keeps the documented order for valid keys, and rate limits exact', async () => {
+    const limited = await startTestServer({
+      readsPerMinute: 60,
+      trustProxy: 'loopback',
+      attemptLimits: limitsWith({ apiAuthFailures: { points: LIMIT, durationSeconds: 60 } }),
+    });
+    try {
+      const tenant = await createTenant(['read']);
+      const results = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          call(limited, 'GET', '/api/v1/events', { key: tenant.key, headers: from('10.1.1.1') }),
+        ),
+      );
+      const counts: Record<number, number> = {};
+      for (const result of results) counts[result.status] = (counts[result.status] ?? 0) + 1;
+      expect(counts).toEqual({ 200: 60, 429: 40 });
+      expect(results.find((r) => r.status === 429)!.body.code).toBe('rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('failed API authentications while the database is unreachable', () => {
+  let orm: Orm;
+  let server: TestServer;
+  beforeAll(async () => {
+    orm = await createOrm({
+      databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/x`,
+      connectTimeoutMs: 500,
+    });
+    server = await startTestServer({
+      orm,
+      trustProxy: 'loopback',
+      attemptLimits: limitsWith({ apiAuthFailures: { points: 3, durationSeconds: 60 } }),
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await orm.close();
+  });
+
+  it('a limited address gets its 429 at once; a key lookup would have been a 503', async () => {
+    const address = '203.0.113.70';
+    const get = (key?: string) =>
+      call(server, 'GET', '/api/v1/events', { key, headers: from(address) });
+    // Malformed keys are refused without the database: they use up the address's attempts.
+    for (let i = 0; i < 3; i++) expect((await get('malformed')).status).toBe(401);
+    expectRefused(await get(unknownKey()), 'too_many_failed_authentications', 60);
+    // Elsewhere the same request needs the database, which is down.
+    const elsewhere = await call(server, 'GET', '/api/v1/events', {
+      key: unknownKey(),
+      headers: from('203.0.113.71'),
+    });
+    expect(elsewhere.status).toBe(503);
+  });
+});
+
+const redisClient = (url: string) => {
+  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  client.on('error', () => undefined);
+  return client;
+};
+
+describe.skipIf(!redisUrl)('counted in Redis, shared by two instances (needs REDIS_URL)', () => {
+  const clients: Redis[] = [];
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await Promise.all(clients.map((client) => client.quit()));
+  });
+
+  it('failures on one instance refuse the address on the other', async () => {
+    const keyPrefix = `bxo:test:${randomBytes(6).toString('hex')}`;
+    for (let i = 0; i < 2; i++) {
+      const redis = redisClient(redisUrl!);
+      clients.push(redis);
+      if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+      servers.push(
+        await startTestServer({
+          trustProxy: 'loopback',
+          attemptLimits: createAttemptLimits({
+            redis,
+            keyPrefix,
+            limits: { ...ATTEMPT_LIMITS, apiAuthFailures: { points: 4, durationSeconds: 60 } },
+          }),
+        }),
+      );
+    }
+    const [a, b] = servers as [TestServer, TestServer];
+    const get = (server: TestServer, address: string, key?: string) =>
+      call(server, 'GET', '/api/v1/events', { key, headers: from(address) });
+    for (let i = 0; i < 4; i++) {
+      expect((await get(i % 2 === 0 ? a : b, '203.0.113.80', unknownKey())).status).toBe(401);
+    }
+    expectRefused(
+      await get(a, '203.0.113.80', unknownKey()),
+      'too_many_failed_authentications',
+      60,
+    );
+    expectRefused(await get(b, '203.0.113.80'), 'too_many_failed_authentications', 60);
+    const tenant = await createTenant(['read']);
+    expect((await get(b, '203.0.113.81', tenant.key)).status).toBe(200);
+  });
+});
