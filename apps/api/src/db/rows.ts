@@ -18,11 +18,9 @@ function shapeOf(em: EntityManager, entity: EntityName<object>): RowShape {
   }
   let shape = perOrm.get(entity);
   if (!shape) {
-    const props = Object.values(metadata.get(entity).properties) as {
-      name: string;
-      fieldNames: string[];
-      runtimeType: string;
-    }[];
+    const props = Object.values<{ name: string; fieldNames: string[]; runtimeType: string }>(
+      metadata.get(entity).properties,
+    );
     shape = {
       columns: props.map((prop) => `"${prop.fieldNames[0]}" as "${prop.name}"`).join(', '),
       dates: props.filter((prop) => prop.runtimeType === 'Date').map((prop) => prop.name),
