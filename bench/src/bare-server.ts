@@ -5,8 +5,8 @@
  *
  *   GET  /api/v1/events?limit=&page=   key lookup, then the page and the count in parallel
  *   POST /api/v1/checkins              key lookup, then one transaction: lock the ticket, check
- *                                      its state, read the attendee, insert the check-in,
- *                                      update the attendee and the ticket
+ *                                      its state, update the ticket and the attendee, insert the
+ *                                      check-in and the three change records
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -277,10 +277,32 @@ function readBody(req: IncomingMessage, limit = 100 * 1024): Promise<string> {
 
 interface TicketRow {
   id: string;
+  order_id: string;
+  tier_id: string;
+  code: string;
+  price: number;
+  currency: string;
+  voided_at: Date | null;
+  created_at: Date;
   event_id: string;
   attendee_id: string;
   status: string;
   checked_in_at: Date | null;
+}
+
+interface AttendeeRow {
+  id: string;
+  ticket_id: string;
+  order_id: string;
+  event_id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  company: string | null;
+  answers: unknown;
+  checked_in: boolean;
+  created_at: Date;
+  updated_at: Date;
 }
 
 async function createCheckin(req: IncomingMessage, res: ServerResponse) {
@@ -315,15 +337,19 @@ async function createCheckin(req: IncomingMessage, res: ServerResponse) {
       throw new Refusal(409, 'not_checked_in', 'ticket is not checked in, so it cannot exit');
     }
     const now = new Date();
+    const status = entry ? 'checked_in' : 'valid';
     await client.query(
       'update tickets set status = $1, checked_in_at = $2, updated_at = $3 where id = $4',
-      [entry ? 'checked_in' : 'valid', entry ? now : null, now, ticket.id],
+      [status, entry ? now : null, now, ticket.id],
     );
-    await client.query(
-      `update attendees set checked_in = $1, updated_at = $2
-        where id = $3 and organisation_id = $4 and checked_in <> $1`,
-      [entry, now, ticket.attendee_id, auth.organisationId],
-    );
+    const attendee = (
+      await client.query<AttendeeRow>(
+        `update attendees set checked_in = $1, updated_at = $2
+          where id = $3 and organisation_id = $4 and checked_in <> $1
+          returning *`,
+        [entry, now, ticket.attendee_id, auth.organisationId],
+      )
+    ).rows[0];
     checkin = {
       id: newCheckinId(now),
       ticket_id: ticket.id,
@@ -354,6 +380,58 @@ async function createCheckin(req: IncomingMessage, res: ServerResponse) {
         checkin.scanned_at,
         checkin.created_at,
         checkin.updated_at,
+      ],
+    );
+    // The change records, as the API writes them: the ticket, the attendee (if it changed) and the
+    // check-in, each as it is rendered, in one statement.
+    const changes: [string, string, unknown][] = [
+      [
+        'ticket.updated',
+        ticket.id,
+        {
+          id: ticket.id,
+          order_id: ticket.order_id,
+          event_id: ticket.event_id,
+          tier_id: ticket.tier_id,
+          attendee_id: ticket.attendee_id,
+          code: ticket.code,
+          status,
+          price: ticket.price,
+          currency: ticket.currency,
+          checked_in_at: entry ? iso(now) : null,
+          voided_at: isoOrNull(ticket.voided_at),
+          created_at: iso(ticket.created_at),
+          updated_at: iso(now),
+        },
+      ],
+    ];
+    if (attendee) {
+      changes.push([
+        'attendee.updated',
+        attendee.id,
+        {
+          id: attendee.id,
+          ticket_id: attendee.ticket_id,
+          order_id: attendee.order_id,
+          event_id: attendee.event_id,
+          first_name: attendee.first_name,
+          last_name: attendee.last_name,
+          email: attendee.email,
+          company: attendee.company,
+          answers: attendee.answers,
+          checked_in: attendee.checked_in,
+          created_at: iso(attendee.created_at),
+          updated_at: iso(attendee.updated_at),
+        },
+      ]);
+    }
+    changes.push(['checkin.created', checkin.id, checkin]);
+    await client.query(
+      `insert into change_records (organisation_id, type, object_id, data)
+       values ${changes.map((_, i) => `($1, $${3 * i + 2}, $${3 * i + 3}, $${3 * i + 4}::jsonb)`).join(', ')}`,
+      [
+        auth.organisationId,
+        ...changes.flatMap(([type, id, data]) => [type, id, JSON.stringify(data)]),
       ],
     );
     await client.query('commit');
