@@ -3,12 +3,8 @@ import { z } from 'zod';
 import {
   booleanParam,
   commonResponses,
-  ErrorSchema,
-  IdPathSchema,
-  itemEnvelope,
-  listEnvelope,
   PaginationQuerySchema,
-  readRoute,
+  readRoutes,
   textParam,
   timestampParam,
   TimestampSchema,
@@ -47,24 +43,15 @@ export type AttendeeListQuery = z.input<typeof AttendeeListQuerySchema>;
 
 export const attendeesContract = c.router(
   {
-    list: {
-      method: 'GET',
+    ...readRoutes({
       path: '/attendees',
+      item: AttendeeSchema,
       query: AttendeeListQuerySchema,
-      responses: { 200: listEnvelope(AttendeeSchema) },
-      metadata: readRoute,
-      summary: 'List attendees',
+      plural: 'attendees',
+      singular: 'an attendee',
       description:
         '`checked_in` is true while the attendee’s ticket is checked in; `email` matches ignoring case.',
-    },
-    get: {
-      method: 'GET',
-      path: '/attendees/:id',
-      pathParams: IdPathSchema,
-      responses: { 200: itemEnvelope(AttendeeSchema), 404: ErrorSchema },
-      metadata: readRoute,
-      summary: 'Get an attendee',
-    },
+    }),
   },
   { commonResponses, strictStatusCodes: true },
 );

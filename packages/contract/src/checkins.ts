@@ -4,13 +4,10 @@ import {
   checkinWriteRoute,
   commonResponses,
   enumListParam,
-  ErrorSchema,
-  IdPathSchema,
   itemEnvelope,
-  listEnvelope,
   mutationResponses,
   PaginationQuerySchema,
-  readRoute,
+  readRoutes,
   textParam,
   TextSchema,
   timestampParam,
@@ -70,23 +67,14 @@ export type CheckinListQuery = z.input<typeof CheckinListQuerySchema>;
 
 export const checkinsContract = c.router(
   {
-    list: {
-      method: 'GET',
+    ...readRoutes({
       path: '/checkins',
+      item: CheckinSchema,
       query: CheckinListQuerySchema,
-      responses: { 200: listEnvelope(CheckinSchema) },
-      metadata: readRoute,
-      summary: 'List check-ins',
+      plural: 'check-ins',
+      singular: 'a check-in',
       description: '`since` filters on server receipt time (`created_at`), inclusive.',
-    },
-    get: {
-      method: 'GET',
-      path: '/checkins/:id',
-      pathParams: IdPathSchema,
-      responses: { 200: itemEnvelope(CheckinSchema), 404: ErrorSchema },
-      metadata: readRoute,
-      summary: 'Get a check-in',
-    },
+    }),
     create: {
       method: 'POST',
       path: '/checkins',

@@ -271,3 +271,40 @@ export const textParam = (name: string, max = 200) =>
   );
 
 export const IdPathSchema = z.object({ id: z.string() });
+
+/**
+ * The two read routes of every resource: its list, with the filters of `query`, and one object by
+ * id (404 when it is not the caller's). `singular` carries its article: `an order`.
+ */
+export function readRoutes<
+  Path extends string,
+  Item extends z.ZodTypeAny,
+  Query extends z.ZodTypeAny,
+>(resource: {
+  path: Path;
+  item: Item;
+  query: Query;
+  plural: string;
+  singular: string;
+  description: string;
+}) {
+  return {
+    list: {
+      method: 'GET',
+      path: resource.path,
+      query: resource.query,
+      responses: { 200: listEnvelope(resource.item) },
+      metadata: readRoute,
+      summary: `List ${resource.plural}`,
+      description: resource.description,
+    },
+    get: {
+      method: 'GET',
+      path: `${resource.path}/:id`,
+      pathParams: IdPathSchema,
+      responses: { 200: itemEnvelope(resource.item), 404: ErrorSchema },
+      metadata: readRoute,
+      summary: `Get ${resource.singular}`,
+    },
+  } as const;
+}

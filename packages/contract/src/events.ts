@@ -6,11 +6,9 @@ import {
   enumListParam,
   IdPathSchema,
   itemEnvelope,
-  listEnvelope,
   mutationResponses,
-  ErrorSchema,
   PaginationQuerySchema,
-  readRoute,
+  readRoutes,
   textParam,
   TextSchema,
   timestampParam,
@@ -93,24 +91,15 @@ export type EventListQuery = z.input<typeof EventListQuerySchema>;
 
 export const eventsContract = c.router(
   {
-    list: {
-      method: 'GET',
+    ...readRoutes({
       path: '/events',
+      item: EventSchema,
       query: EventListQuerySchema,
-      responses: { 200: listEnvelope(EventSchema) },
-      metadata: readRoute,
-      summary: 'List events',
+      plural: 'events',
+      singular: 'an event',
       description:
         'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `q` matches names containing the text, ignoring case.',
-    },
-    get: {
-      method: 'GET',
-      path: '/events/:id',
-      pathParams: IdPathSchema,
-      responses: { 200: itemEnvelope(EventSchema), 404: ErrorSchema },
-      metadata: readRoute,
-      summary: 'Get an event',
-    },
+    }),
     create: {
       method: 'POST',
       path: '/events',

@@ -3,12 +3,8 @@ import { z } from 'zod';
 import {
   commonResponses,
   enumListParam,
-  ErrorSchema,
-  IdPathSchema,
-  itemEnvelope,
-  listEnvelope,
   PaginationQuerySchema,
-  readRoute,
+  readRoutes,
   textParam,
   timestampParam,
   TimestampSchema,
@@ -52,23 +48,14 @@ export type OrderListQuery = z.input<typeof OrderListQuerySchema>;
 
 export const ordersContract = c.router(
   {
-    list: {
-      method: 'GET',
+    ...readRoutes({
       path: '/orders',
+      item: OrderSchema,
       query: OrderListQuerySchema,
-      responses: { 200: listEnvelope(OrderSchema) },
-      metadata: readRoute,
-      summary: 'List orders',
+      plural: 'orders',
+      singular: 'an order',
       description: '`email` matches the buyer’s email ignoring case; `reference` matches exactly.',
-    },
-    get: {
-      method: 'GET',
-      path: '/orders/:id',
-      pathParams: IdPathSchema,
-      responses: { 200: itemEnvelope(OrderSchema), 404: ErrorSchema },
-      metadata: readRoute,
-      summary: 'Get an order',
-    },
+    }),
   },
   { commonResponses, strictStatusCodes: true },
 );

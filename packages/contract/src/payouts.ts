@@ -4,12 +4,8 @@ import {
   commonResponses,
   DateSchema,
   enumListParam,
-  ErrorSchema,
-  IdPathSchema,
-  itemEnvelope,
-  listEnvelope,
   PaginationQuerySchema,
-  readRoute,
+  readRoutes,
   textParam,
   TimestampSchema,
 } from './common';
@@ -47,23 +43,14 @@ export type PayoutListQuery = z.input<typeof PayoutListQuerySchema>;
 
 export const payoutsContract = c.router(
   {
-    list: {
-      method: 'GET',
+    ...readRoutes({
       path: '/payouts',
+      item: PayoutSchema,
       query: PayoutListQuerySchema,
-      responses: { 200: listEnvelope(PayoutSchema) },
-      metadata: readRoute,
-      summary: 'List promoter payouts',
+      plural: 'promoter payouts',
+      singular: 'a payout',
       description: '`amount` is the net: `gross_amount - fees_amount - refunds_amount`.',
-    },
-    get: {
-      method: 'GET',
-      path: '/payouts/:id',
-      pathParams: IdPathSchema,
-      responses: { 200: itemEnvelope(PayoutSchema), 404: ErrorSchema },
-      metadata: readRoute,
-      summary: 'Get a payout',
-    },
+    }),
   },
   { commonResponses, strictStatusCodes: true },
 );

@@ -3,12 +3,8 @@ import { z } from 'zod';
 import {
   commonResponses,
   enumListParam,
-  ErrorSchema,
-  IdPathSchema,
-  itemEnvelope,
-  listEnvelope,
   PaginationQuerySchema,
-  readRoute,
+  readRoutes,
   textParam,
   timestampParam,
   TimestampSchema,
@@ -49,22 +45,15 @@ export type TicketListQuery = z.input<typeof TicketListQuerySchema>;
 
 export const ticketsContract = c.router(
   {
-    list: {
-      method: 'GET',
+    ...readRoutes({
       path: '/tickets',
+      item: TicketSchema,
       query: TicketListQuerySchema,
-      responses: { 200: listEnvelope(TicketSchema) },
-      metadata: readRoute,
-      summary: 'List tickets',
-    },
-    get: {
-      method: 'GET',
-      path: '/tickets/:id',
-      pathParams: IdPathSchema,
-      responses: { 200: itemEnvelope(TicketSchema), 404: ErrorSchema },
-      metadata: readRoute,
-      summary: 'Get a ticket',
-    },
+      plural: 'tickets',
+      singular: 'a ticket',
+      description:
+        'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `code` finds the ticket of a scanned barcode.',
+    }),
   },
   { commonResponses, strictStatusCodes: true },
 );

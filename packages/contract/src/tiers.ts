@@ -3,14 +3,12 @@ import { z } from 'zod';
 import {
   commonResponses,
   enumListParam,
-  ErrorSchema,
   IdPathSchema,
   itemEnvelope,
-  listEnvelope,
   MoneySchema,
   mutationResponses,
   PaginationQuerySchema,
-  readRoute,
+  readRoutes,
   textParam,
   TextSchema,
   timestampParam,
@@ -86,24 +84,15 @@ export type TierListQuery = z.input<typeof TierListQuerySchema>;
 
 export const tiersContract = c.router(
   {
-    list: {
-      method: 'GET',
+    ...readRoutes({
       path: '/tiers',
+      item: TierSchema,
       query: TierListQuerySchema,
-      responses: { 200: listEnvelope(TierSchema) },
-      metadata: readRoute,
-      summary: 'List ticket tiers',
+      plural: 'ticket tiers',
+      singular: 'a ticket tier',
       description:
         'Ordered by `sort_order` then `id`; with `updated_since`, by `updated_at` then `id`.',
-    },
-    get: {
-      method: 'GET',
-      path: '/tiers/:id',
-      pathParams: IdPathSchema,
-      responses: { 200: itemEnvelope(TierSchema), 404: ErrorSchema },
-      metadata: readRoute,
-      summary: 'Get a ticket tier',
-    },
+    }),
     create: {
       method: 'POST',
       path: '/tiers',
