@@ -18,7 +18,7 @@ import { requestDeadline } from './http/deadline';
 import { requestId } from './http/request-id';
 import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { RoutePatterns, routeLabel } from './http/routes';
-import { securityHeaders } from './http/security-headers';
+import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
 import { dashboardRouter } from './modules/dashboard/dashboard.router';
 import { attendeesRouter } from './modules/attendees/attendee.router';
@@ -103,7 +103,13 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('query parser', 'simple');
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
 
-  app.use(securityHeaders({ hsts: deps.hsts ?? false }));
+  // Pages get the full set of security headers; the JSON API a short fixed one.
+  const pageHeaders = express.Router().use(securityHeaders({ hsts: deps.hsts ?? false }));
+  const apiHeaders = apiSecurityHeaders({ hsts: deps.hsts ?? false });
+  app.use((req, res, next) => {
+    const api = req.path === API_BASE_PATH || req.path.startsWith(`${API_BASE_PATH}/`);
+    (api ? apiHeaders : pageHeaders)(req, res, next);
+  });
   app.use(requestId);
   app.use(requestLogger(logger, { routes, metrics }));
 

@@ -86,8 +86,6 @@ describe('JSON answers', () => {
   it.each([
     ['GET', '/healthz', 200],
     ['GET', '/openapi.json', 200],
-    ['GET', '/api/v1/events', 401],
-    ['GET', '/api/v1/nothing-here', 404],
     ['GET', '/dashboard/api/session', 401],
     ['POST', '/docs', 404],
     ['OPTIONS', '/docs', 404],
@@ -102,6 +100,27 @@ describe('JSON answers', () => {
     expect(result.headers.get('x-request-id')).toBe('headers-check');
     expectPageHeaders(result.headers);
     if (status >= 400) expect(typeof result.body.error).toBe('string');
+  });
+
+  it.each([
+    ['GET', '/api/v1/events', 401],
+    ['GET', '/api/v1/nothing-here', 404],
+    ['POST', '/api/v1/events', 401],
+  ])('%s %s (the JSON API) allows nothing to run or frame it', async (method, target, status) => {
+    const result = await call(server, method, target);
+    expect(result.status).toBe(status);
+    expect(result.headers.get('content-type')).toBe(JSON_TYPE);
+    const policy = policyOf(result.headers);
+    expect(policy.get('default-src')).toEqual(["'none'"]);
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(result.headers.get('x-frame-options')).toBe('DENY');
+    expect(result.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(result.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(result.headers.get('strict-transport-security')).toBeNull();
+    const secure = await call(production, method, target);
+    expect(secure.headers.get('strict-transport-security')).toBe(
+      'max-age=31536000; includeSubDomains',
+    );
   });
 
   it('a successful API call keeps its body and rate-limit headers', async () => {

@@ -54,3 +54,23 @@ export function securityHeaders(options: SecurityHeaderOptions): RequestHandler[
     contentSecurityPolicy(),
   ];
 }
+
+/**
+ * The headers of the JSON API (`/api/v1`), which no browser renders: a policy that allows
+ * nothing at all, no framing, `nosniff`, no referrer, and HSTS in production. A short, fixed set,
+ * computed once: the page headers above are twice the size of a typical list answer's body.
+ */
+export function apiSecurityHeaders(options: SecurityHeaderOptions): RequestHandler {
+  const headers: Record<string, string> = {
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    ...(options.hsts ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+  const entries = Object.entries(headers);
+  return (_req, res, next) => {
+    for (const [name, value] of entries) res.setHeader(name, value);
+    next();
+  };
+}
