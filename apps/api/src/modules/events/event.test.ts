@@ -303,6 +303,45 @@ describe('PATCH /events/{id}', () => {
     expect(expectItem(await patch(tenant, event.id, {}))).toEqual(event);
   });
 
+  it('locks the currency once the event has ticket tiers', async () => {
+    const tenant = await createTenant();
+    const untiered = await createEvent(tenant);
+    expect(expectItem(await patch(tenant, untiered.id, { currency: 'USD' })).currency).toBe('USD');
+
+    const event = await createEvent(tenant);
+    const tier = expectItem(
+      await call(server, 'POST', '/api/v1/tiers', {
+        key: tenant.key,
+        body: { event_id: event.id, name: 'Standard', price: 100 },
+      }),
+      201,
+    );
+    expect(tier.currency).toBe('EUR');
+    const before = expectItem(await get(tenant, `/api/v1/events/${event.id}`));
+    const locked = (body: Record<string, unknown>) => async () => {
+      const refused = expectError(
+        await patch(tenant, event.id, body),
+        409,
+        'currency cannot change once the event has ticket tiers',
+      );
+      expect(refused.code).toBe('currency_locked');
+    };
+    await locked({ currency: 'USD' })();
+    // The lock is checked before the other fields and the status.
+    await locked({ currency: 'USD', name: 'Renamed' })();
+    await locked({ currency: 'USD', ends_at: '2027-04-10T12:00:00Z' })();
+    await locked({ currency: 'USD', status: 'completed' })();
+    expect(expectItem(await get(tenant, `/api/v1/events/${event.id}`))).toEqual(before);
+
+    // The same currency is no change.
+    const renamed = expectItem(await patch(tenant, event.id, { currency: 'EUR', name: 'Renamed' }));
+    expect(renamed).toMatchObject({ currency: 'EUR', name: 'Renamed' });
+
+    // A final event says so first.
+    expectItem(await patch(tenant, event.id, { status: 'cancelled' }));
+    expectError(await patch(tenant, event.id, { currency: 'USD' }), 409, /cancelled/);
+  });
+
   it.each([
     [['published']],
     [['cancelled']],
