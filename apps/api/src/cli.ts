@@ -6,7 +6,7 @@ import { migrateCommands } from './cli/migrate';
 import { orgCommands } from './cli/orgs';
 import { seedCommands } from './cli/seed';
 import { migrate } from './db/orm';
-import { AppError } from './http/errors';
+import { AppError } from './core/errors';
 
 const PROGRAM = 'pnpm admin';
 

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import pino, { type DestinationStream } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
-import { randomBase62 } from '../src/db/ids';
+import { randomBase62 } from '../src/core/ids';
 import { createOrm, type Orm } from '../src/db/orm';
 import { closeLogger, createLogger } from '../src/http/logger';
 import { createRateLimits } from '../src/http/rate-limit';

@@ -15,7 +15,7 @@ import {
   type ClientOptions,
   type Clock,
 } from '@boxoffice/sdk';
-import { randomBase62 } from '../src/db/ids';
+import { randomBase62 } from '../src/core/ids';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
 import { addOrder, buildEvent, buildPayout, cancelFixtureOrder } from './fixtures';
 import {

@@ -1,3 +1,4 @@
+import { AppError } from '../core/errors';
 import {
   generateKey,
   listKeys,
@@ -6,7 +7,6 @@ import {
   toApiKeyView,
 } from '../modules/api-keys/api-key.service';
 import { getOrganisation } from '../modules/organisations/organisation.service';
-import { AppError } from '../http/errors';
 import { parseCommandArgs, requireFlag, UsageError, type Command } from './args';
 
 const createUsage =

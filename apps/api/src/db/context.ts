@@ -5,14 +5,9 @@ import {
   type FilterQuery,
   type QueryOrderMap,
 } from '@mikro-orm/postgresql';
-import { notFound } from '../http/errors';
-import { looksLikeId, type IdKind } from './ids';
-
-/** What a service needs to act for one organisation: a request-scoped entity manager and the tenant. */
-export interface TenantContext {
-  em: EntityManager;
-  organisationId: string;
-}
+import type { TenantContext } from '../core/context';
+import { notFound } from '../core/errors';
+import { looksLikeId, type IdKind } from '../core/ids';
 
 /**
  * Runs `work` in a transaction: the caller's, when it is already in one (so a service called

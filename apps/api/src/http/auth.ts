@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { RateLimitClass, RouteMetadata } from '@boxoffice/contract';
+import { AppError } from '../core/errors';
 import { authenticateKey } from '../modules/api-keys/api-key.service';
 import type { AttemptLimiter } from './attempt-limit';
 import { clientAddress } from './client-address';
-import { AppError } from './errors';
 import { rateLimitClassOf, rateLimitHeaders, type RateLimits } from './rate-limit';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
-import { AppError } from './errors';
+import { AppError } from '../core/errors';
 
 /** No valid body nests deeper; deeper ones are refused before anything walks them recursively. */
 export const MAX_BODY_DEPTH = 32;

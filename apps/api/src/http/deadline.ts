@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { serviceUnavailable } from './errors';
+import { serviceUnavailable } from '../core/errors';
 
 /**
  * Answers 503 (`Retry-After`) when a request is still unanswered after `ms`: however its database

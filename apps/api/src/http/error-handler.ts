@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import type { Logger } from 'pino';
+import { AppError } from '../core/errors';
 import { QUERY_TIMEOUT_MESSAGE } from '../db/orm';
-import { AppError } from './errors';
 import { describeRequestValidationError } from './validation';
 
 const UNAVAILABLE_CODES = new Set([

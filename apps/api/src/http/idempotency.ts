@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { badRequest } from './errors';
+import { badRequest } from '../core/errors';
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
 function canonicalJson(value: unknown): string {

@@ -4,7 +4,7 @@ import {
   RateLimiterRedis,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { serviceUnavailable } from './errors';
+import { serviceUnavailable } from '../core/errors';
 
 /**
  * How long a Redis call of a limiter may take before the request is refused with a 503. A Redis

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '@boxoffice/contract';
-import type { TenantContext } from '../db/context';
+import type { TenantContext } from '../core/context';
 import type { ActiveSession } from '../modules/accounts/account.service';
 
 export interface RequestAuth {

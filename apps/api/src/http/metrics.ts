@@ -4,10 +4,10 @@ import type { Request, RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RateLimitClass } from '@boxoffice/contract';
 import type { Pool } from 'pg';
+import { AppError } from '../core/errors';
 import type { Orm } from '../db/orm';
 import { pgPool } from '../db/sql';
 import type { ScanOutcome } from '../modules/checkins/checkin.router';
-import { AppError } from './errors';
 
 /** The request metrics' label values per method; anything else is one `OTHER`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

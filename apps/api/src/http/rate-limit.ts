@@ -1,7 +1,7 @@
 import type { RateLimitClass } from '@boxoffice/contract';
 import type { Redis } from 'ioredis';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError, serviceUnavailable } from './errors';
+import { AppError, serviceUnavailable } from '../core/errors';
 import { bounded, createCounter, STORE_TIMEOUT_MS } from './limiter-store';
 
 const WINDOW_SECONDS = 60;

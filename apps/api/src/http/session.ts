@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { parseCookie } from 'cookie';
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { CSRF_HEADER } from '@boxoffice/dashboard-contract';
+import { AppError } from '../core/errors';
 import { findSession, SESSION_TTL_MS } from '../modules/accounts/account.service';
-import { AppError } from './errors';
 
 export const SESSION_COOKIE = 'bxo_session';
 

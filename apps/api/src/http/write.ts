@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import { inTransaction, type TenantContext } from '../db/context';
+import type { TenantContext } from '../core/context';
+import { inTransaction } from '../db/context';
 import { runOnce } from '../modules/idempotency/idempotency.service';
 import { tenantOf } from './locals';
 

@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hash, verify } from '@node-rs/argon2';
+import { AppError } from '../../core/errors';
+import { newId } from '../../core/ids';
 import { iso } from '../../db/context';
-import { newId } from '../../db/ids';
-import { AppError } from '../../http/errors';
 import type { Organisation } from '../organisations/organisation.entity';
 import { createOrganisation, getOrganisation } from '../organisations/organisation.service';
 import { assertStrongPassword } from './password-strength';
-import { User } from './user.entity';
 import { UserSession } from './user-session.entity';
+import { User } from './user.entity';
 
 /** Sessions last two weeks from sign-in. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../core/errors';
 
 /** zxcvbn's scale: 3 means about 10^8 guesses or more, "safely unguessable" online. */
 const MIN_SCORE = 3;

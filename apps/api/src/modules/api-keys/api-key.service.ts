@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { SCOPES, type Scope } from '@boxoffice/contract';
+import { AppError, badRequest, notFound } from '../../core/errors';
+import { newId, randomBase62 } from '../../core/ids';
 import { iso, isoOrNull } from '../../db/context';
-import { newId, randomBase62 } from '../../db/ids';
 import { query } from '../../db/sql';
-import { AppError, badRequest, notFound } from '../../http/errors';
 import { Organisation, type Plan } from '../organisations/organisation.entity';
 import { ApiKey } from './api-key.entity';
 

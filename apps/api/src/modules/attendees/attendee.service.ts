@@ -1,15 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
-import {
-  findPage,
-  getOwned,
-  iso,
-  likeEscape,
-  type Page,
-  type PageRequest,
-  type TenantContext,
-} from '../../db/context';
-import { newId } from '../../db/ids';
+import type { TenantContext } from '../../core/context';
+import { newId } from '../../core/ids';
+import { findPage, getOwned, iso, likeEscape, type Page, type PageRequest } from '../../db/context';
 import { columnsOf, fromRow } from '../../db/rows';
 import { Attendee } from './attendee.entity';
 

@@ -1,4 +1,4 @@
-import type { TenantContext } from '../../db/context';
+import type { TenantContext } from '../../core/context';
 
 /** The resources whose every create and update is recorded. */
 export const CHANGED_OBJECTS = [

@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract, type CheckinDirection } from '@boxoffice/contract';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../core/errors';
 import { tenantOf } from '../../http/locals';
 import { write } from '../../http/write';
 import { getCheckin, listCheckins, recordCheckin, toCheckinResource } from './checkin.service';

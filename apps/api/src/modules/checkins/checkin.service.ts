@@ -4,6 +4,9 @@ import type {
   CheckinCreate,
   CheckinDirection,
 } from '@boxoffice/contract';
+import type { TenantContext } from '../../core/context';
+import { conflict, notFound, unprocessable } from '../../core/errors';
+import { looksLikeId, newId } from '../../core/ids';
 import {
   findPage,
   getOwned,
@@ -11,13 +14,10 @@ import {
   iso,
   type Page,
   type PageRequest,
-  type TenantContext,
 } from '../../db/context';
-import { looksLikeId, newId } from '../../db/ids';
 import { followAdmission, toAttendeeResource } from '../attendees/attendee.service';
 import { recordChanges } from '../changes/change.service';
 import { lockTicket, setAdmission, toTicketResource } from '../tickets/ticket.service';
-import { conflict, notFound, unprocessable } from '../../http/errors';
 import { Checkin } from './checkin.entity';
 
 export const toCheckinResource = (checkin: RecordedCheckin): CheckinResource => ({

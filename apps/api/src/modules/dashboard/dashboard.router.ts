@@ -1,10 +1,10 @@
 import { initServer } from '@ts-rest/express';
 import { dashboardContract, type PlanState, type Session } from '@boxoffice/dashboard-contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../core/errors';
 import { isoOrNull, iso } from '../../db/context';
 import { reserveAttempts, type AttemptLimits } from '../../http/attempt-limit';
 import { clientAddress } from '../../http/client-address';
-import { AppError } from '../../http/errors';
 import { dashboardSessionOf } from '../../http/locals';
 import { sessionToken, type SessionCookies } from '../../http/session';
 import {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getTestOrm } from '../../../test/setup';
 import type { Orm } from '../../db/orm';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../core/errors';
 import { createOrganisation } from '../organisations/organisation.service';
 import { seedDemoData, type SeedCounts } from './demo-data';
 

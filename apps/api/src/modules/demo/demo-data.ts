@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttendeeAnswer, CheckinDirection, PayoutStatus } from '@boxoffice/contract';
-import type { TenantContext } from '../../db/context';
-import { badRequest } from '../../http/errors';
+import type { TenantContext } from '../../core/context';
+import { badRequest } from '../../core/errors';
 import { generateKey, revokeKey } from '../api-keys/api-key.service';
 import { recordCheckin } from '../checkins/checkin.service';
 import { createEvent, updateEvent } from '../events/event.service';

@@ -6,6 +6,9 @@ import {
   type EventStatus,
   type EventUpdate,
 } from '@boxoffice/contract';
+import type { TenantContext } from '../../core/context';
+import { badRequest, conflict } from '../../core/errors';
+import { newId } from '../../core/ids';
 import {
   findOwned,
   findPage,
@@ -16,11 +19,8 @@ import {
   likeEscape,
   type Page,
   type PageRequest,
-  type TenantContext,
 } from '../../db/context';
-import { newId } from '../../db/ids';
 import { recordChanges } from '../changes/change.service';
-import { badRequest, conflict } from '../../http/errors';
 import { Event } from './event.entity';
 
 export const toEventResource = (event: Event): EventResource => ({

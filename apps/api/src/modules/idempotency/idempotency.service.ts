@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, unprocessable } from '../../http/errors';
+import { AppError, unprocessable } from '../../core/errors';
 
 /** How long a stored answer is replayed. */
 const TTL = "interval '24 hours'";

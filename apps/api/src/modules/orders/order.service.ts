@@ -1,5 +1,8 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
 import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxoffice/contract';
+import type { TenantContext } from '../../core/context';
+import { conflict, notFound, unprocessable } from '../../core/errors';
+import { newId, newOrderReference } from '../../core/ids';
 import {
   findPage,
   getOwned,
@@ -9,10 +12,7 @@ import {
   likeEscape,
   type Page,
   type PageRequest,
-  type TenantContext,
 } from '../../db/context';
-import { newId, newOrderReference } from '../../db/ids';
-import { conflict, notFound, unprocessable } from '../../http/errors';
 import { registerAttendee, toAttendeeResource } from '../attendees/attendee.service';
 import { recordChanges, type Change } from '../changes/change.service';
 import { getEvent } from '../events/event.service';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../db/ids';
+import { notFound } from '../../core/errors';
+import { newId } from '../../core/ids';
 import { iso, isoOrNull } from '../../db/context';
-import { notFound } from '../../http/errors';
 import { Organisation, type Plan } from './organisation.entity';
 import { PlanChange } from './plan-change.entity';
 

@@ -1,5 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract';
+import type { TenantContext } from '../../core/context';
+import { newId } from '../../core/ids';
 import {
   findPage,
   getOwned,
@@ -8,9 +10,7 @@ import {
   isoOrNull,
   type Page,
   type PageRequest,
-  type TenantContext,
 } from '../../db/context';
-import { newId } from '../../db/ids';
 import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
 

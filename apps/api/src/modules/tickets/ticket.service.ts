@@ -1,15 +1,8 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
 import type { Ticket as TicketResource, TicketStatus } from '@boxoffice/contract';
-import {
-  findPage,
-  getOwned,
-  iso,
-  isoOrNull,
-  type Page,
-  type PageRequest,
-  type TenantContext,
-} from '../../db/context';
-import { newId, newTicketCode } from '../../db/ids';
+import type { TenantContext } from '../../core/context';
+import { newId, newTicketCode } from '../../core/ids';
+import { findPage, getOwned, iso, isoOrNull, type Page, type PageRequest } from '../../db/context';
 import { columnsOf, fromRow } from '../../db/rows';
 import { Ticket } from './ticket.entity';
 

@@ -1,5 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Tier as TierResource, TierCreate, TierStatus, TierUpdate } from '@boxoffice/contract';
+import type { TenantContext } from '../../core/context';
+import { badRequest, conflict, unprocessable } from '../../core/errors';
+import { newId } from '../../core/ids';
 import {
   findPage,
   getOwned,
@@ -8,11 +11,8 @@ import {
   isoOrNull,
   type Page,
   type PageRequest,
-  type TenantContext,
 } from '../../db/context';
-import { newId } from '../../db/ids';
 import { recordChanges } from '../changes/change.service';
-import { badRequest, conflict, unprocessable } from '../../http/errors';
 import { findEvent, isEventFinal } from '../events/event.service';
 import { Tier } from './tier.entity';
 
