@@ -20,14 +20,14 @@ import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { RoutePatterns, routeLabel } from './http/routes';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
-import { dashboardRouter } from './modules/dashboard/dashboard.router';
-import { attendeesRouter } from './modules/attendees/attendee.router';
-import { checkinsRouter } from './modules/checkins/checkin.router';
-import { eventsRouter } from './modules/events/event.router';
-import { ordersRouter } from './modules/orders/order.router';
-import { payoutsRouter } from './modules/payouts/payout.router';
-import { ticketsRouter } from './modules/tickets/ticket.router';
-import { tiersRouter } from './modules/tiers/tier.router';
+import { attendeesRouter } from './http/routers/attendees.router';
+import { checkinsRouter } from './http/routers/checkins.router';
+import { dashboardRouter } from './http/routers/dashboard.router';
+import { eventsRouter } from './http/routers/events.router';
+import { ordersRouter } from './http/routers/orders.router';
+import { payoutsRouter } from './http/routers/payouts.router';
+import { ticketsRouter } from './http/routers/tickets.router';
+import { tiersRouter } from './http/routers/tiers.router';
 
 export interface AppDeps {
   orm: Orm;

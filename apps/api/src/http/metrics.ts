@@ -2,12 +2,16 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { RateLimitClass } from '@boxoffice/contract';
+import type { CheckinDirection, RateLimitClass } from '@boxoffice/contract';
 import type { Pool } from 'pg';
 import { AppError } from '../core/errors';
 import type { Orm } from '../db/orm';
 import { pgPool } from '../db/sql';
-import type { ScanOutcome } from '../modules/checkins/checkin.router';
+
+/** What became of a door scan: recorded, or refused with the reason (the error code). */
+export type ScanOutcome =
+  | { direction: CheckinDirection; admitted: true }
+  | { direction: CheckinDirection; admitted: false; reason: string };
 
 /** The request metrics' label values per method; anything else is one `OTHER`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

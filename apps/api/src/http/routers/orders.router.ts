@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@boxoffice/contract';
-import { tenantOf } from '../../http/locals';
-import { getOrder, listOrders, toOrderResource } from './order.service';
+import { getOrder, listOrders, toOrderResource } from '../../modules/orders/order.service';
+import { tenantOf } from '../locals';
 
 const s = initServer();
 

@@ -1,7 +1,11 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@boxoffice/contract';
-import { tenantOf } from '../../http/locals';
-import { getAttendee, listAttendees, toAttendeeResource } from './attendee.service';
+import {
+  getAttendee,
+  listAttendees,
+  toAttendeeResource,
+} from '../../modules/attendees/attendee.service';
+import { tenantOf } from '../locals';
 
 const s = initServer();
 

@@ -1,8 +1,14 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@boxoffice/contract';
-import { tenantOf } from '../../http/locals';
-import { write } from '../../http/write';
-import { createTier, getTier, listTiers, toTierResource, updateTier } from './tier.service';
+import {
+  createTier,
+  getTier,
+  listTiers,
+  toTierResource,
+  updateTier,
+} from '../../modules/tiers/tier.service';
+import { tenantOf } from '../locals';
+import { write } from '../write';
 
 const s = initServer();
 

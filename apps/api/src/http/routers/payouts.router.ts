@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@boxoffice/contract';
-import { tenantOf } from '../../http/locals';
-import { getPayout, listPayouts, toPayoutResource } from './payout.service';
+import { getPayout, listPayouts, toPayoutResource } from '../../modules/payouts/payout.service';
+import { tenantOf } from '../locals';
 
 const s = initServer();
 

@@ -1,16 +1,17 @@
 import { initServer } from '@ts-rest/express';
-import { contract, type CheckinDirection } from '@boxoffice/contract';
+import { contract } from '@boxoffice/contract';
 import { AppError } from '../../core/errors';
-import { tenantOf } from '../../http/locals';
-import { write } from '../../http/write';
-import { getCheckin, listCheckins, recordCheckin, toCheckinResource } from './checkin.service';
+import {
+  getCheckin,
+  listCheckins,
+  recordCheckin,
+  toCheckinResource,
+} from '../../modules/checkins/checkin.service';
+import { tenantOf } from '../locals';
+import type { ScanOutcome } from '../metrics';
+import { write } from '../write';
 
 const s = initServer();
-
-/** What became of a door scan: recorded, or refused with the reason (the error code). */
-export type ScanOutcome =
-  | { direction: CheckinDirection; admitted: true }
-  | { direction: CheckinDirection; admitted: false; reason: string };
 
 /** Client mistakes carry their code as the reason; anything else (a 5xx) is `error`. */
 const reasonOf = (error: unknown): string =>

@@ -1,9 +1,15 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@boxoffice/contract';
-import { tenantOf } from '../../http/locals';
-import { write } from '../../http/write';
-import { eventHasTiers } from '../tiers/tier.service';
-import { createEvent, getEvent, listEvents, toEventResource, updateEvent } from './event.service';
+import {
+  createEvent,
+  getEvent,
+  listEvents,
+  toEventResource,
+  updateEvent,
+} from '../../modules/events/event.service';
+import { eventHasTiers } from '../../modules/tiers/tier.service';
+import { tenantOf } from '../locals';
+import { write } from '../write';
 
 const s = initServer();
 

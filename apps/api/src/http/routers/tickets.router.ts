@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@boxoffice/contract';
-import { tenantOf } from '../../http/locals';
-import { getTicket, listTickets, toTicketResource } from './ticket.service';
+import { getTicket, listTickets, toTicketResource } from '../../modules/tickets/ticket.service';
+import { tenantOf } from '../locals';
 
 const s = initServer();
 

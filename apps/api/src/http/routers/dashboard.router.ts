@@ -3,10 +3,6 @@ import { dashboardContract, type PlanState, type Session } from '@boxoffice/dash
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../core/errors';
 import { isoOrNull, iso } from '../../db/context';
-import { reserveAttempts, type AttemptLimits } from '../../http/attempt-limit';
-import { clientAddress } from '../../http/client-address';
-import { dashboardSessionOf } from '../../http/locals';
-import { sessionToken, type SessionCookies } from '../../http/session';
 import {
   checkPassword,
   closeSession,
@@ -14,11 +10,24 @@ import {
   signUp,
   toUserView,
   type ActiveSession,
-} from '../accounts/account.service';
-import type { ApiKey } from '../api-keys/api-key.entity';
-import { generateKey, listKeys, MAX_ACTIVE_KEYS, revokeKey } from '../api-keys/api-key.service';
-import type { Organisation } from '../organisations/organisation.entity';
-import { getOrganisation, planHistory, setPlan } from '../organisations/organisation.service';
+} from '../../modules/accounts/account.service';
+import type { ApiKey } from '../../modules/api-keys/api-key.entity';
+import {
+  generateKey,
+  listKeys,
+  MAX_ACTIVE_KEYS,
+  revokeKey,
+} from '../../modules/api-keys/api-key.service';
+import type { Organisation } from '../../modules/organisations/organisation.entity';
+import {
+  getOrganisation,
+  planHistory,
+  setPlan,
+} from '../../modules/organisations/organisation.service';
+import { reserveAttempts, type AttemptLimits } from '../attempt-limit';
+import { clientAddress } from '../client-address';
+import { dashboardSessionOf } from '../locals';
+import { sessionToken, type SessionCookies } from '../session';
 
 const s = initServer();
 
