@@ -7,6 +7,7 @@ import { createHttpServer } from './http/server';
 import { defaultDashboardDir } from './db/paths';
 import { configSecrets, loadConfig, redactSecrets, redactUrl, type Config } from './config';
 import { createOrm, migrate } from './db/orm';
+import { entities } from './modules/entities';
 import { closeLogger, createLogger } from './http/logger';
 import { createMetrics, metricsListener } from './http/metrics';
 import { createRateLimits } from './http/rate-limit';
@@ -18,10 +19,11 @@ async function main(config: Config): Promise<void> {
   // The embedded database (a development convenience) is loaded only when used.
   const embedded = config.DATABASE_URL
     ? null
-    : await (await import('./db/bootstrap')).startEmbeddedDatabase(config, logger);
+    : await (await import('./bootstrap')).startEmbeddedDatabase(config, logger);
   const databaseUrl = config.DATABASE_URL ?? embedded!.url;
 
   const orm = await createOrm({
+    entities,
     databaseUrl,
     poolMax: config.DB_POOL_MAX,
     connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,

@@ -8,6 +8,7 @@ import {
   type AttemptLimits,
 } from '../src/http/attempt-limit';
 import { createOrm, type Orm } from '../src/db/orm';
+import { entities } from '../src/modules/entities';
 import { pgPool } from '../src/db/sql';
 import {
   call,
@@ -196,7 +197,7 @@ describe('failed API authentications, per client address', () => {
 
   beforeAll(async () => {
     // An ORM of its own, so that every connection it hands out can be counted.
-    orm = await createOrm({ databaseUrl: inject('databaseUrl'), poolMax: 5 });
+    orm = await createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 5 });
     (await pgPool(orm.em.fork())).on('acquire', () => (acquired += 1));
     server = await startTestServer({
       orm,
@@ -301,6 +302,7 @@ describe('failed API authentications while the database is unreachable', () => {
   let server: TestServer;
   beforeAll(async () => {
     orm = await createOrm({
+      entities,
       databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/x`,
       connectTimeoutMs: 500,
     });

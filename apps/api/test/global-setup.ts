@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { createOrm, migrate } from '../src/db/orm';
+import { entities } from '../src/modules/entities';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,7 +44,7 @@ export default async function setup(project: TestProject) {
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
 
-  const orm = await createOrm({ databaseUrl });
+  const orm = await createOrm({ entities, databaseUrl });
   await migrate(orm);
   await orm.close();
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrm, type Orm } from '../src/db/orm';
+import { entities } from '../src/modules/entities';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
 import {
   call,
@@ -403,6 +404,7 @@ describe('database unreachable', () => {
   let offline: TestServer;
   beforeAll(async () => {
     orm = await createOrm({
+      entities,
       databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/x`,
       connectTimeoutMs: 500,
     });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
 import { randomBase62 } from '../src/core/ids';
 import { createOrm, type Orm } from '../src/db/orm';
+import { entities } from '../src/modules/entities';
 import { closeLogger, createLogger } from '../src/http/logger';
 import { createRateLimits } from '../src/http/rate-limit';
 import { buildEvent } from './fixtures';
@@ -211,6 +212,7 @@ describe('failures', () => {
   let offline: LoggedServer;
   beforeAll(async () => {
     orm = await createOrm({
+      entities,
       databaseUrl: `postgres://postgres:offline-db-secret@127.0.0.1:${await closedPort()}/x`,
       connectTimeoutMs: 500,
     });

@@ -6,6 +6,7 @@ import type { Scope } from '@boxoffice/contract';
 import { createApp } from '../src/app';
 import { freePort } from '../src/db/embedded';
 import { createOrm, type Orm } from '../src/db/orm';
+import { entities } from '../src/modules/entities';
 import { createAttemptLimits, type AttemptLimits } from '../src/http/attempt-limit';
 import { answerProtocolErrors } from '../src/http/client-error';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
@@ -17,7 +18,7 @@ let orm: Promise<Orm> | undefined;
 
 /** A migrated ORM on this run's test database (shared by the tests of one file). */
 export function getTestOrm(): Promise<Orm> {
-  orm ??= createOrm({ databaseUrl: inject('databaseUrl'), poolMax: 20 });
+  orm ??= createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 20 });
   return orm;
 }
 

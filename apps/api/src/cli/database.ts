@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { createOrm, type Orm } from '../db/orm';
 import { dataDirectory } from '../db/paths';
+import { entities } from '../modules/entities';
 
 export interface CliDatabase {
   orm: Orm;
@@ -61,6 +62,7 @@ export async function openDatabase(config: Config): Promise<CliDatabase> {
   let orm: Orm;
   try {
     orm = await createOrm({
+      entities,
       databaseUrl: url,
       poolMax: config.DB_POOL_MAX,
       connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,

@@ -1,7 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient } from 'pg';
-import { entities } from './entities';
 import { Migration20261122000000_initial } from './migrations/Migration20261122000000_initial';
 import { Migration20261122010000_dashboard } from './migrations/Migration20261122010000_dashboard';
 import { Migration20261123000000_changes } from './migrations/Migration20261123000000_changes';
@@ -18,6 +17,8 @@ const migrationsList = [
 
 export interface OrmOptions {
   databaseUrl: string;
+  /** The entities to map: the modules' (`modules/entities.ts`), which this layer does not know. */
+  entities: NonNullable<Options['entities']>;
   poolMax?: number;
   /** Bounds both connecting and waiting for a pooled connection: past it the request gets a 503. */
   connectTimeoutMs?: number;
@@ -76,7 +77,7 @@ export function ormConfig(options: OrmOptions): Options {
   const queryTimeout = options.queryTimeoutMs;
   return {
     clientUrl: options.databaseUrl,
-    entities,
+    entities: options.entities,
     extensions: [Migrator],
     migrations: {
       migrationsList,

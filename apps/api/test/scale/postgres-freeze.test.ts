@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { entities } from '../../src/modules/entities';
 import {
   countBy,
   createTenantIn,
@@ -46,7 +47,7 @@ describe('PostgreSQL frozen under load', () => {
 
   beforeAll(async () => {
     db = await startScratchPostgres();
-    orm = await createOrm({ databaseUrl: db.url });
+    orm = await createOrm({ entities, databaseUrl: db.url });
     await migrate(orm);
     tenant = await createTenantIn(orm);
     ({ ticketIds } = await issueTickets(orm, tenant.organisationId, TICKETS));
@@ -181,7 +182,12 @@ describe('PostgreSQL frozen under load', () => {
 
   it('closes a connection whose statement timed out: its slot is freed, its transaction never committed', async () => {
     // One connection: whatever the pool hands out next is the connection that timed out.
-    const single = await createOrm({ databaseUrl: db.url, poolMax: 1, queryTimeoutMs: 1_000 });
+    const single = await createOrm({
+      entities,
+      databaseUrl: db.url,
+      poolMax: 1,
+      queryTimeoutMs: 1_000,
+    });
     const marker = `abandoned-${randomUUID()}`;
     try {
       const em = single.em.fork();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { entities } from '../../src/modules/entities';
 import {
   countBy,
   createTenantIn,
@@ -44,7 +45,7 @@ describe('PostgreSQL restarted under load', () => {
 
   beforeAll(async () => {
     db = await startScratchPostgres();
-    const orm = await createOrm({ databaseUrl: db.url });
+    const orm = await createOrm({ entities, databaseUrl: db.url });
     try {
       await migrate(orm);
       tenant = await createTenantIn(orm);
@@ -197,7 +198,7 @@ describe('PostgreSQL restarted under load', () => {
 
     // Every admission that was answered 201 is in the database, once; and a ticket is checked in
     // exactly when it has its check-in row (the state change and the row are one transaction).
-    const orm: Orm = await createOrm({ databaseUrl: db.url });
+    const orm: Orm = await createOrm({ entities, databaseUrl: db.url });
     try {
       const connection = orm.em.fork().getConnection();
       const rows = await connection.execute<{ id: string; ticket_id: string }[]>(

@@ -2,6 +2,7 @@ import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { entities } from '../../src/modules/entities';
 import { createEvent } from '../../src/modules/events/event.service';
 import {
   createTenantIn,
@@ -33,7 +34,7 @@ describe('SIGTERM under load', () => {
 
   beforeAll(async () => {
     db = await startScratchPostgres();
-    orm = await createOrm({ databaseUrl: db.url });
+    orm = await createOrm({ entities, databaseUrl: db.url });
     await migrate(orm);
     tenant = await createTenantIn(orm, ['read']);
     for (let i = 0; i < EVENTS; i++) {

@@ -1,11 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { SCOPES, type Scope } from '@boxoffice/contract';
 import { AppError, badRequest, notFound } from '../../core/errors';
 import { newId, randomBase62 } from '../../core/ids';
 import { iso, isoOrNull } from '../../db/context';
 import { query } from '../../db/sql';
-import { Organisation, type Plan } from '../organisations/organisation.entity';
+import type { Plan } from '../organisations/organisation.entity';
+import { lockOrganisation } from '../organisations/organisation.service';
 import { ApiKey } from './api-key.entity';
 
 export const KEY_PREFIX = 'bxo_live_';
@@ -65,12 +66,7 @@ export async function generateKey(
   const name = (input.name ?? '').trim() || 'API key';
   if (name.length > 100) throw badRequest('name must be at most 100 characters');
   return em.transactional(async (tx) => {
-    const org = await tx.findOne(
-      Organisation,
-      { id: input.organisationId },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    if (!org) throw notFound('organisation');
+    const org = await lockOrganisation(tx, input.organisationId);
     const active = await tx.count(ApiKey, { organisationId: org.id, revokedAt: null });
     if (active >= MAX_ACTIVE_KEYS) {
       throw new AppError(

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../core/errors';
 import { newId } from '../../core/ids';
 import { iso, isoOrNull } from '../../db/context';
@@ -42,6 +42,16 @@ export async function createOrganisation(
 
 export async function getOrganisation(em: EntityManager, id: string): Promise<Organisation> {
   const org = await em.findOne(Organisation, { id });
+  if (!org) throw notFound('organisation');
+  return org;
+}
+
+/**
+ * The organisation, locked (`FOR UPDATE`) until the surrounding transaction ends, for writes that
+ * must see its rows unchanged meanwhile (counting its keys against a limit).
+ */
+export async function lockOrganisation(em: EntityManager, id: string): Promise<Organisation> {
+  const org = await em.findOne(Organisation, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!org) throw notFound('organisation');
   return org;
 }

@@ -3,14 +3,14 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../config';
-import { generateKey } from '../modules/api-keys/api-key.service';
-import { createUser } from '../modules/accounts/account.service';
-import { seedDemoData } from '../modules/demo/demo-data';
-import { createOrganisation } from '../modules/organisations/organisation.service';
-import { startEmbeddedPostgres } from './embedded';
-import type { Orm } from './orm';
-import { projectRoot } from './paths';
+import type { Config } from './config';
+import { startEmbeddedPostgres } from './db/embedded';
+import type { Orm } from './db/orm';
+import { projectRoot } from './db/paths';
+import { createUser } from './modules/accounts/account.service';
+import { generateKey } from './modules/api-keys/api-key.service';
+import { seedDemoData } from './modules/demo/demo-data';
+import { createOrganisation } from './modules/organisations/organisation.service';
 
 const DEMO_EMAIL = 'demo@boxoffice.test';
 
