@@ -4,6 +4,7 @@ import type { Pool, PoolClient } from 'pg';
 import { Migration20261122000000_initial } from './migrations/Migration20261122000000_initial';
 import { Migration20261122010000_dashboard } from './migrations/Migration20261122010000_dashboard';
 import { Migration20261123000000_changes } from './migrations/Migration20261123000000_changes';
+import { Migration20261124000000_tier_currency } from './migrations/Migration20261124000000_tier_currency';
 
 export type Orm = MikroORM;
 export type { EntityManager } from '@mikro-orm/postgresql';
@@ -13,6 +14,7 @@ const migrationsList = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261122010000_dashboard', class: Migration20261122010000_dashboard },
   { name: 'Migration20261123000000_changes', class: Migration20261123000000_changes },
+  { name: 'Migration20261124000000_tier_currency', class: Migration20261124000000_tier_currency },
 ];
 
 export interface OrmOptions {

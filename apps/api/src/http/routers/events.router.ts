@@ -7,7 +7,6 @@ import {
   toEventResource,
   updateEvent,
 } from '../../modules/events/event.service';
-import { eventHasTiers } from '../../modules/tiers/tier.service';
 import { tenantOf } from '../locals';
 import { write } from '../write';
 
@@ -28,8 +27,8 @@ export const eventsRouter = s.router(contract.events, {
       body: { data: toEventResource(await createEvent(tx, body)) },
     })),
   update: ({ params, body, res }) =>
-    write(res, async (tx) => {
-      const event = await updateEvent(tx, params.id, body, (eventId) => eventHasTiers(tx, eventId));
-      return { status: 200 as const, body: { data: toEventResource(event) } };
-    }),
+    write(res, async (tx) => ({
+      status: 200 as const,
+      body: { data: toEventResource(await updateEvent(tx, params.id, body)) },
+    })),
 });

@@ -8,7 +8,7 @@ import { createEvent, updateEvent } from '../events/event.service';
 import { cancelOrder, placeOrder } from '../orders/order.service';
 import { recordPayout } from '../payouts/payout.service';
 import { listTickets } from '../tickets/ticket.service';
-import { createTier, eventHasTiers, updateTier } from '../tiers/tier.service';
+import { createTier, updateTier } from '../tiers/tier.service';
 
 export interface SeedCounts {
   events: number;
@@ -829,9 +829,7 @@ async function seedEvent(
   counts.tiers = tiers.length;
   if (template.kind === 'draft') return counts;
 
-  const hasTiers = (c: TenantContext) => (eventId: string) => eventHasTiers(c, eventId);
-  const publishing = ctx();
-  await updateEvent(publishing, event.id, { status: 'published' }, hasTiers(publishing));
+  await updateEvent(ctx(), event.id, { status: 'published' });
 
   const ledger: LedgerEntry[] = [];
   const placed: { id: string; cancel: PlannedOrder['cancel'] }[] = [];
@@ -887,8 +885,7 @@ async function seedEvent(
   }
 
   if (template.kind === 'completed' || template.kind === 'cancelled') {
-    const closing = ctx();
-    await updateEvent(closing, event.id, { status: template.kind }, hasTiers(closing));
+    await updateEvent(ctx(), event.id, { status: template.kind });
   }
 
   for (const payout of planPayouts(plan, ledger, now)) {

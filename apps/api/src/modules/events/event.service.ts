@@ -1,4 +1,4 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
+import { ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/postgresql';
 import {
   EVENT_TRANSITIONS,
   type Event as EventResource,
@@ -128,11 +128,30 @@ function transition(event: Event, to: EventStatus, now: Date): void {
 export const isEventFinal = (event: Event): boolean =>
   event.status === 'cancelled' || event.status === 'completed';
 
+/** Tiers refer to their event's id and currency (migration `…_tier_currency`). */
+const TIER_CURRENCY_CONSTRAINT = 'ticket_tiers_event_id_currency_fkey';
+
+/**
+ * Writes a new currency at once: the database refuses it while the event has tiers, which hold
+ * its currency too. Asked before any other change is made, so its 409 comes before theirs.
+ */
+async function changeCurrency(tx: TenantContext, event: Event, currency: string): Promise<void> {
+  event.currency = currency;
+  try {
+    await tx.em.flush();
+  } catch (error) {
+    const refused =
+      error instanceof ForeignKeyConstraintViolationException &&
+      (error as { constraint?: string }).constraint === TIER_CURRENCY_CONSTRAINT;
+    if (!refused) throw error;
+    throw conflict('currency cannot change once the event has ticket tiers', 'currency_locked');
+  }
+}
+
 export async function updateEvent(
   ctx: TenantContext,
   id: string,
   input: EventUpdate,
-  hasTiers: (eventId: string) => Promise<boolean>,
 ): Promise<Event> {
   return inTransaction(ctx, async (tx) => {
     const event = await getEvent(tx, id, { lock: true });
@@ -142,12 +161,8 @@ export async function updateEvent(
     if (changingDetails && isEventFinal(event)) {
       throw conflict(`a ${event.status} event cannot be changed`, 'event_final');
     }
-    if (
-      input.currency !== undefined &&
-      input.currency !== event.currency &&
-      (await hasTiers(event.id))
-    ) {
-      throw conflict('currency cannot change once the event has ticket tiers', 'currency_locked');
+    if (input.currency !== undefined && input.currency !== event.currency) {
+      await changeCurrency(tx, event, input.currency);
     }
     if (input.name !== undefined) event.name = input.name;
     if (input.description !== undefined) event.description = input.description;
@@ -156,7 +171,6 @@ export async function updateEvent(
     if (input.starts_at !== undefined) event.startsAt = new Date(input.starts_at);
     if (input.ends_at !== undefined) event.endsAt = new Date(input.ends_at);
     if (input.doors_open_at !== undefined) event.doorsOpenAt = toDate(input.doors_open_at) ?? null;
-    if (input.currency !== undefined) event.currency = input.currency;
     if (input.capacity !== undefined) event.capacity = input.capacity;
     if (input.status !== undefined) transition(event, input.status, now);
     checkTimes(event);

@@ -72,10 +72,6 @@ export const getTier = (
   options: { lock?: boolean } = {},
 ): Promise<Tier> => getOwned(ctx, Tier, 'tier', 'ticket tier', id, options);
 
-export async function eventHasTiers(ctx: TenantContext, eventId: string): Promise<boolean> {
-  return (await ctx.em.count(Tier, { organisationId: ctx.organisationId, eventId })) > 0;
-}
-
 function checkSalesWindow(tier: Pick<Tier, 'salesStartAt' | 'salesEndAt'>): void {
   if (tier.salesStartAt && tier.salesEndAt && tier.salesEndAt <= tier.salesStartAt) {
     throw badRequest('sales_end_at must be after sales_start_at');
