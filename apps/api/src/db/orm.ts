@@ -100,6 +100,9 @@ export function ormConfig(options: OrmOptions): Options {
       idle_in_transaction_session_timeout: 30_000,
       onPoolCreated: guardPool,
     },
+    // `em.create` stamps ids and timestamps at once (see base.entity.ts): services render new
+    // entities for their change records before any flush.
+    processOnCreateHooksEarly: true,
     debug: options.debug ?? false,
     allowGlobalContext: false,
     forceUtcTimezone: true,

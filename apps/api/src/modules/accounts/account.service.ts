@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '../../core/errors';
-import { newId } from '../../core/ids';
 import { iso } from '../../db/context';
 import type { Organisation } from '../organisations/organisation.entity';
 import { createOrganisation, getOrganisation } from '../organisations/organisation.service';
@@ -44,15 +43,7 @@ export async function signUp(
       name: input.organisationName,
       plan: 'free',
     });
-    const now = new Date();
-    const user = tx.create(User, {
-      id: newId('user', now),
-      organisationId: organisation.id,
-      email,
-      passwordHash,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const user = tx.create(User, { organisationId: organisation.id, email, passwordHash });
     return { user, organisation };
   });
 }
@@ -68,14 +59,10 @@ export async function createUser(
     throw new AppError(409, 'email_taken', 'An account with this email already exists');
   }
   await getOrganisation(em, input.organisationId);
-  const now = new Date();
   const user = em.create(User, {
-    id: newId('user', now),
     organisationId: input.organisationId,
     email,
     passwordHash: await hash(input.password),
-    createdAt: now,
-    updatedAt: now,
   });
   await em.flush();
   return user;
@@ -104,12 +91,10 @@ export async function openSession(
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   const session = em.create(UserSession, {
-    id: newId('session', now),
     userId,
     tokenHash: sha256(token),
     csrfToken: randomBytes(24).toString('base64url'),
     expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
-    createdAt: now,
   });
   await em.flush();
   return { token, session };

@@ -1,18 +1,18 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 /** A person who signs in to the dashboard of one organisation. */
 export const UserSchema = defineEntity({
   name: 'User',
   tableName: 'users',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('user'),
     organisationId: p.text(),
     /** Lower case; unique across organisations. */
     email: p.text(),
     /** argon2id. */
     passwordHash: p.text(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class User extends UserSchema.class {}

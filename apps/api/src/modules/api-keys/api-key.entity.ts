@@ -1,11 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Scope } from '@boxoffice/contract';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const ApiKeySchema = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('apiKey'),
     organisationId: p.text(),
     name: p.text(),
     /** `bxo_live_…` plus the last four characters, for lists. */
@@ -15,8 +17,6 @@ export const ApiKeySchema = defineEntity({
     scopes: p.array().$type<Scope[]>(),
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class ApiKey extends ApiKeySchema.class {}

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SCOPES, type Scope } from '@boxoffice/contract';
 import { AppError, badRequest, notFound } from '../../core/errors';
-import { newId, randomBase62 } from '../../core/ids';
+import { randomBase62 } from '../../core/ids';
 import { iso, isoOrNull } from '../../db/context';
 import { query } from '../../db/sql';
 import type { Plan } from '../organisations/organisation.entity';
@@ -76,9 +76,7 @@ export async function generateKey(
       );
     }
     const raw = `${KEY_PREFIX}${randomBase62(KEY_RANDOM_LENGTH)}`;
-    const now = new Date();
     const apiKey = tx.create(ApiKey, {
-      id: newId('apiKey', now),
       organisationId: org.id,
       name,
       hint: `${KEY_PREFIX}…${raw.slice(-4)}`,
@@ -86,8 +84,6 @@ export async function generateKey(
       scopes,
       lastUsedAt: null,
       revokedAt: null,
-      createdAt: now,
-      updatedAt: now,
     });
     return { apiKey, key: raw };
   });
@@ -112,9 +108,7 @@ export async function revokeKey(
   );
   if (!key) throw notFound('API key');
   if (!key.revokedAt) {
-    const now = new Date();
-    key.revokedAt = now;
-    key.updatedAt = now;
+    key.revokedAt = new Date();
     await em.flush();
   }
   return key;

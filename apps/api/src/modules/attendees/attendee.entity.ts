@@ -1,11 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { AttendeeAnswer } from '@boxoffice/contract';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const AttendeeSchema = defineEntity({
   name: 'Attendee',
   tableName: 'attendees',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('attendee'),
     organisationId: p.text(),
     ticketId: p.text(),
     orderId: p.text(),
@@ -17,8 +19,6 @@ export const AttendeeSchema = defineEntity({
     answers: p.json<AttendeeAnswer[]>(),
     /** Mirrors the ticket's state; written in the same transaction as every check-in. */
     checkedIn: p.boolean(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class Attendee extends AttendeeSchema.class {}

@@ -1,7 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { newId } from '../../core/ids';
 import { findPage, getOwned, iso, likeEscape, type Page, type PageRequest } from '../../db/context';
 import { columnsOf, fromRow } from '../../db/rows';
 import { Attendee } from './attendee.entity';
@@ -59,10 +58,11 @@ export interface RegisterAttendeeInput {
   registeredAt: Date;
 }
 
+/** The attendee of a new ticket; `id` when the caller needs it first (the ticket refers to it). */
 export function registerAttendee(
   ctx: TenantContext,
   input: RegisterAttendeeInput,
-  id = newId('attendee', input.registeredAt),
+  id?: string,
 ): Attendee {
   return ctx.em.create(Attendee, {
     id,
@@ -77,13 +77,13 @@ export function registerAttendee(
     answers: input.answers,
     checkedIn: false,
     createdAt: input.registeredAt,
-    updatedAt: input.registeredAt,
   });
 }
 
 /**
  * Sets the attendee's `checked_in` to follow its ticket; returns the attendee as changed, or null
- * when it already had that value (nothing changed, nothing to record).
+ * when it already had that value (nothing changed, nothing to record). Plain SQL stamped with the
+ * scan's `at`, as the rest of the scan: the ORM's stamps are not in it.
  */
 export async function followAdmission(
   ctx: TenantContext,

@@ -1,11 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { CheckinDirection } from '@boxoffice/contract';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const CheckinSchema = defineEntity({
   name: 'Checkin',
   tableName: 'checkins',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('checkin'),
     organisationId: p.text(),
     eventId: p.text(),
     ticketId: p.text(),
@@ -15,8 +17,6 @@ export const CheckinSchema = defineEntity({
     gate: p.text().nullable(),
     deviceId: p.text().nullable(),
     scannedAt: p.datetime(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class Checkin extends CheckinSchema.class {}

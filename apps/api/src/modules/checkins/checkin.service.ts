@@ -104,6 +104,7 @@ export async function recordCheckin(
     if (!entry && ticket.status !== 'checked_in') {
       throw conflict('ticket is not checked in, so it cannot exit', 'not_checked_in');
     }
+    // The busiest write stamps its rows itself, in plain SQL: the ORM's stamps are not in it.
     const now = new Date();
     const admitted = await setAdmission(tx, ticket, entry, now);
     const attendee = await followAdmission(tx, ticket.attendeeId, entry, now);

@@ -1,11 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { EventStatus } from '@boxoffice/contract';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const EventSchema = defineEntity({
   name: 'Event',
   tableName: 'events',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('event'),
     organisationId: p.text(),
     name: p.text(),
     description: p.text().nullable(),
@@ -19,8 +21,6 @@ export const EventSchema = defineEntity({
     status: p.text().$type<EventStatus>(),
     publishedAt: p.datetime().nullable(),
     cancelledAt: p.datetime().nullable(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class Event extends EventSchema.class {}

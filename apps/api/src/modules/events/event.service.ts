@@ -8,7 +8,6 @@ import {
 } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict } from '../../core/errors';
-import { newId } from '../../core/ids';
 import {
   findOwned,
   findPage,
@@ -85,10 +84,8 @@ function checkTimes(event: Pick<Event, 'startsAt' | 'endsAt'>): void {
 
 export function createEvent(ctx: TenantContext, input: EventCreate): Promise<Event> {
   return inTransaction(ctx, async (tx) => {
-    const now = new Date();
     const status = input.status ?? 'draft';
     const event = tx.em.create(Event, {
-      id: newId('event', now),
       organisationId: ctx.organisationId,
       name: input.name,
       description: input.description ?? null,
@@ -100,11 +97,11 @@ export function createEvent(ctx: TenantContext, input: EventCreate): Promise<Eve
       currency: input.currency,
       capacity: input.capacity ?? null,
       status,
-      publishedAt: status === 'published' ? now : null,
+      publishedAt: null,
       cancelledAt: null,
-      createdAt: now,
-      updatedAt: now,
     });
+    // Published as it was created.
+    if (status === 'published') event.publishedAt = event.createdAt;
     checkTimes(event);
     await recordChanges(tx, [{ type: 'event.created', object: toEventResource(event) }]);
     return event;
@@ -174,7 +171,8 @@ export async function updateEvent(
     if (input.capacity !== undefined) event.capacity = input.capacity;
     if (input.status !== undefined) transition(event, input.status, now);
     checkTimes(event);
-    event.updatedAt = now;
+    // The flush stamps `updatedAt`; the change record renders the row as it is stored.
+    await tx.em.flush();
     await recordChanges(tx, [{ type: 'event.updated', object: toEventResource(event) }]);
     return event;
   });

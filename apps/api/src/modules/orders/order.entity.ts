@@ -1,11 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { OrderStatus } from '@boxoffice/contract';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const OrderSchema = defineEntity({
   name: 'Order',
   tableName: 'orders',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('order'),
     organisationId: p.text(),
     eventId: p.text(),
     reference: p.text(),
@@ -21,8 +23,6 @@ export const OrderSchema = defineEntity({
     placedAt: p.datetime(),
     paidAt: p.datetime().nullable(),
     cancelledAt: p.datetime().nullable(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class Order extends OrderSchema.class {}

@@ -155,9 +155,11 @@ export async function placeOrder(ctx: TenantContext, input: PlaceOrderInput): Pr
       placedAt: input.placedAt,
       paidAt,
       cancelledAt: null,
+      // An order, its tickets and attendees exist from when it was placed (history too).
       createdAt: input.placedAt,
-      updatedAt: input.placedAt,
     });
+    // The flush stamps the tiers' `updatedAt`; the change records render them as stored.
+    await tx.em.flush();
     await recordChanges(tx, [
       { type: 'order.created', object: toOrderResource(order) },
       ...issued,
@@ -192,7 +194,10 @@ export async function cancelOrder(
     order.status = options.refund ? 'refunded' : 'cancelled';
     order.refundedAmount = options.refund ? order.total : 0;
     order.cancelledAt = options.at;
+    // Changed when it was cancelled, also when that is recorded later (history); see base.entity.ts.
     order.updatedAt = options.at;
+    // The flush stamps the tiers' `updatedAt`; the change records render them as stored.
+    await tx.em.flush();
     await recordChanges(tx, [
       { type: 'order.updated', object: toOrderResource(order) },
       ...tickets.map((ticket) => ({

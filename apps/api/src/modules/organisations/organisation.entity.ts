@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const PLANS = ['free', 'pro'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -6,13 +7,12 @@ export type Plan = (typeof PLANS)[number];
 export const OrganisationSchema = defineEntity({
   name: 'Organisation',
   tableName: 'organisations',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('organisation'),
     name: p.text(),
     plan: p.text().$type<Plan>(),
     planChangedAt: p.datetime().nullable(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class Organisation extends OrganisationSchema.class {}

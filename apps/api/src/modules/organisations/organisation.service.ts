@@ -1,6 +1,5 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../core/errors';
-import { newId } from '../../core/ids';
 import { iso, isoOrNull } from '../../db/context';
 import { Organisation, type Plan } from './organisation.entity';
 import { PlanChange } from './plan-change.entity';
@@ -27,14 +26,10 @@ export async function createOrganisation(
   em: EntityManager,
   input: { name: string; plan?: Plan },
 ): Promise<Organisation> {
-  const now = new Date();
   const org = em.create(Organisation, {
-    id: newId('organisation', now),
     name: input.name,
     plan: input.plan ?? 'free',
     planChangedAt: null,
-    createdAt: now,
-    updatedAt: now,
   });
   await em.flush();
   return org;
@@ -68,18 +63,14 @@ export async function setPlan(
 ): Promise<Organisation> {
   const org = await getOrganisation(em, id);
   if (org.plan !== plan) {
-    const now = new Date();
-    em.create(PlanChange, {
-      id: newId('planChange', now),
+    const change = em.create(PlanChange, {
       organisationId: org.id,
       fromPlan: org.plan,
       toPlan: plan,
       changedByUserId,
-      createdAt: now,
     });
     org.plan = plan;
-    org.planChangedAt = now;
-    org.updatedAt = now;
+    org.planChangedAt = change.createdAt;
     await em.flush();
   }
   return org;

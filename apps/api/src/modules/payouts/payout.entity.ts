@@ -1,11 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { PayoutStatus } from '@boxoffice/contract';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const PayoutSchema = defineEntity({
   name: 'Payout',
   tableName: 'payouts',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('payout'),
     organisationId: p.text(),
     eventId: p.text().nullable(),
     grossAmount: p.integer(),
@@ -19,8 +21,6 @@ export const PayoutSchema = defineEntity({
     arrivalDate: p.date().nullable(),
     paidAt: p.datetime().nullable(),
     failureReason: p.text().nullable(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class Payout extends PayoutSchema.class {}

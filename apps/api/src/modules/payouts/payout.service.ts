@@ -1,7 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { newId } from '../../core/ids';
 import {
   findPage,
   getOwned,
@@ -66,10 +65,10 @@ export interface PayoutInput {
 export function recordPayout(ctx: TenantContext, input: PayoutInput): Promise<Payout> {
   return inTransaction(ctx, async (tx) => {
     const payout = tx.em.create(Payout, {
-      id: newId('payout', input.createdAt),
       organisationId: ctx.organisationId,
       ...input,
       amount: input.grossAmount - input.feesAmount - input.refundsAmount,
+      // The payment side says when it made the payout; it last changed when it was paid.
       updatedAt: input.paidAt ?? input.createdAt,
     });
     await recordChanges(tx, [{ type: 'payout.created', object: toPayoutResource(payout) }]);

@@ -1,11 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { TicketStatus } from '@boxoffice/contract';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const TicketSchema = defineEntity({
   name: 'Ticket',
   tableName: 'tickets',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('ticket'),
     organisationId: p.text(),
     orderId: p.text(),
     eventId: p.text(),
@@ -18,8 +20,6 @@ export const TicketSchema = defineEntity({
     currency: p.text(),
     checkedInAt: p.datetime().nullable(),
     voidedAt: p.datetime().nullable(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class Ticket extends TicketSchema.class {}

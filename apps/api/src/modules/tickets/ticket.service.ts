@@ -1,7 +1,7 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
 import type { Ticket as TicketResource, TicketStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { newId, newTicketCode } from '../../core/ids';
+import { newTicketCode } from '../../core/ids';
 import { findPage, getOwned, iso, isoOrNull, type Page, type PageRequest } from '../../db/context';
 import { columnsOf, fromRow } from '../../db/rows';
 import { Ticket } from './ticket.entity';
@@ -55,12 +55,11 @@ export interface IssueTicketInput {
   issuedAt: Date;
 }
 
-/** A valid ticket for a completed order, with a fresh barcode secret. */
-export function issueTicket(
-  ctx: TenantContext,
-  input: IssueTicketInput,
-  id = newId('ticket', input.issuedAt),
-): Ticket {
+/**
+ * A valid ticket for a completed order, with a fresh barcode secret; `id` when the caller needs it
+ * first (its attendee refers to it).
+ */
+export function issueTicket(ctx: TenantContext, input: IssueTicketInput, id?: string): Ticket {
   return ctx.em.create(Ticket, {
     id,
     organisationId: ctx.organisationId,
@@ -75,7 +74,6 @@ export function issueTicket(
     checkedInAt: null,
     voidedAt: null,
     createdAt: input.issuedAt,
-    updatedAt: input.issuedAt,
   });
 }
 
@@ -93,6 +91,7 @@ export async function voidTicketsOfOrder(
   for (const ticket of tickets) {
     ticket.status = 'void';
     ticket.voidedAt = at;
+    // Changed when voided, also when that is recorded later (history); see base.entity.ts.
     ticket.updatedAt = at;
   }
   return tickets;
@@ -116,7 +115,10 @@ export async function lockTicket(
   return row ? fromRow(em, Ticket, row) : null;
 }
 
-/** Admits (entry) or lets out (exit) a ticket locked with `lockTicket`; returns it as changed. */
+/**
+ * Admits (entry) or lets out (exit) a ticket locked with `lockTicket`; returns it as changed.
+ * Plain SQL stamped with the scan's `at`, as the rest of the scan: the ORM's stamps are not in it.
+ */
 export async function setAdmission(
   ctx: TenantContext,
   ticket: Ticket,

@@ -1,11 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { TierStatus } from '@boxoffice/contract';
+import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const TierSchema = defineEntity({
   name: 'Tier',
   tableName: 'ticket_tiers',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary(),
+    id: primaryId('tier'),
     organisationId: p.text(),
     eventId: p.text(),
     name: p.text(),
@@ -19,8 +21,6 @@ export const TierSchema = defineEntity({
     salesEndAt: p.datetime().nullable(),
     sortOrder: p.integer(),
     status: p.text().$type<TierStatus>(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
   },
 });
 export class Tier extends TierSchema.class {}

@@ -2,7 +2,6 @@ import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Tier as TierResource, TierCreate, TierStatus, TierUpdate } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict, unprocessable } from '../../core/errors';
-import { newId } from '../../core/ids';
 import {
   findPage,
   getOwned,
@@ -89,9 +88,7 @@ export function createTier(ctx: TenantContext, input: TierCreate): Promise<Tier>
     if (isEventFinal(event)) {
       throw conflict(`cannot add a ticket tier to a ${event.status} event`, 'event_final');
     }
-    const now = new Date();
     const tier = tx.em.create(Tier, {
-      id: newId('tier', now),
       organisationId: ctx.organisationId,
       eventId: event.id,
       name: input.name,
@@ -105,8 +102,6 @@ export function createTier(ctx: TenantContext, input: TierCreate): Promise<Tier>
       salesEndAt: toDate(input.sales_end_at),
       sortOrder: input.sort_order ?? 0,
       status: effectiveStatus(input.status ?? 'on_sale', input.quantity_total, 0),
-      createdAt: now,
-      updatedAt: now,
     });
     checkSalesWindow(tier);
     await recordChanges(tx, [{ type: 'tier.created', object: toTierResource(tier) }]);
@@ -139,7 +134,8 @@ export async function updateTier(ctx: TenantContext, id: string, input: TierUpda
     const requested = input.status ?? (tier.status === 'sold_out' ? 'on_sale' : tier.status);
     tier.status = effectiveStatus(requested, tier.quantityTotal, tier.quantitySold);
     checkSalesWindow(tier);
-    tier.updatedAt = new Date();
+    // The flush stamps `updatedAt`; the change record renders the row as it is stored.
+    await tx.em.flush();
     await recordChanges(tx, [{ type: 'tier.updated', object: toTierResource(tier) }]);
     return tier;
   });
@@ -148,7 +144,7 @@ export async function updateTier(ctx: TenantContext, id: string, input: TierUpda
 /**
  * Counts tickets sold (positive) or released by a cancellation (negative), under a row lock, and
  * refuses to oversell. For the order service; runs inside its transaction, which records the
- * tier's change once it is final.
+ * tier's change once it is final (and flushed, for its `updatedAt`).
  */
 export async function adjustSold(ctx: TenantContext, tierId: string, delta: number): Promise<Tier> {
   const tier = await getTier(ctx, tierId, { lock: true });
@@ -163,6 +159,5 @@ export async function adjustSold(ctx: TenantContext, tierId: string, delta: numb
   tier.quantitySold = sold;
   const requested = tier.status === 'sold_out' ? 'on_sale' : tier.status;
   tier.status = effectiveStatus(requested, tier.quantityTotal, sold);
-  tier.updatedAt = new Date();
   return tier;
 }

@@ -1,0 +1,53 @@
+import { defineEntity, p, type EntityManager } from '@mikro-orm/core';
+import { newId, type IdKind } from '../core/ids';
+
+/**
+ * The stamps of every row the ORM writes, in one place. `em.create` runs `onCreate` at once (the
+ * ORM's `processOnCreateHooksEarly`, set in `ormConfig`), so a new entity has its id and
+ * timestamps before the flush; `onUpdate` runs at the flush that changes a row. A value the code
+ * sets itself is kept: history written at its own time (orders placed in the past, a
+ * cancellation at its time) and a payout last changed when it was paid.
+ */
+export const CreatedSchema = defineEntity({
+  name: 'CreatedEntity',
+  abstract: true,
+  properties: {
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export abstract class CreatedEntity extends CreatedSchema.class {}
+CreatedSchema.setClass(CreatedEntity);
+
+/** The clock, unless the code set `updatedAt` since the row was read or last flushed. */
+function updatedNow(row: { updatedAt: Date }, em: EntityManager): Date {
+  const stored = em.getUnitOfWork().getOriginalEntityData(row)?.updatedAt;
+  const setByCode =
+    stored != null && new Date(stored as string | Date).getTime() !== row.updatedAt.getTime();
+  return setByCode ? row.updatedAt : new Date();
+}
+
+export const BaseSchema = defineEntity({
+  name: 'BaseEntity',
+  abstract: true,
+  extends: CreatedEntity,
+  properties: {
+    // A new row was last changed when it was created.
+    updatedAt: p
+      .datetime()
+      .onCreate((row: { createdAt?: Date }) => row.createdAt ?? new Date())
+      .onUpdate(updatedNow),
+  },
+});
+export abstract class BaseEntity extends BaseSchema.class {}
+BaseSchema.setClass(BaseEntity);
+
+/**
+ * A primary key `<prefix>_…` (see `core/ids`), made when the entity is created: it carries the
+ * creation time given to the row, if any, so ids sort as rows were created.
+ */
+export const primaryId = (kind: IdKind) =>
+  p
+    .text()
+    .primary()
+    .collation('C')
+    .onCreate((row: { createdAt?: Date }) => newId(kind, row.createdAt));
