@@ -5,8 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../src/db/embedded';
-import { createOrm, migrate } from '../src/db/orm';
-import { entities } from '../src/modules/entities';
+import { migrateDatabase } from '../src/db/orm';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,9 +43,7 @@ export default async function setup(project: TestProject) {
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
 
-  const orm = await createOrm({ entities, databaseUrl });
-  await migrate(orm);
-  await orm.close();
+  await migrateDatabase(databaseUrl);
 
   project.provide('databaseUrl', databaseUrl);
   project.provide('redisUrl', process.env.REDIS_URL || undefined);

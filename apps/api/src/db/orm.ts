@@ -118,3 +118,19 @@ export async function migrate(orm: Orm): Promise<string[]> {
   const applied = await orm.migrator.up();
   return applied.map((migration) => migration.name);
 }
+
+/**
+ * Applies pending migrations through an ORM of its own that maps no entity (migrations are SQL),
+ * for a process that only prepares a database (the test run's set-up); returns the names applied.
+ */
+export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
+  const orm = await MikroORM.init({
+    ...ormConfig({ databaseUrl, entities: [] }),
+    discovery: { warnWhenNoEntities: false },
+  });
+  try {
+    return await migrate(orm);
+  } finally {
+    await orm.close();
+  }
+}

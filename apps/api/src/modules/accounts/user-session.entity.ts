@@ -8,8 +8,8 @@ export const UserSessionSchema = defineEntity({
   extends: CreatedEntity,
   properties: {
     id: primaryId('session'),
-    userId: p.text(),
-    tokenHash: p.text(),
+    userId: p.text().index('user_sessions_user_id_index'),
+    tokenHash: p.text().unique('user_sessions_token_hash_unique'),
     /** Sent back by the dashboard in `X-CSRF-Token` on state-changing requests. */
     csrfToken: p.text(),
     expiresAt: p.datetime(),

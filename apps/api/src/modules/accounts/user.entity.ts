@@ -8,9 +8,9 @@ export const UserSchema = defineEntity({
   extends: BaseEntity,
   properties: {
     id: primaryId('user'),
-    organisationId: p.text(),
+    organisationId: p.text().index('users_organisation_id_index'),
     /** Lower case; unique across organisations. */
-    email: p.text(),
+    email: p.text().unique('users_email_unique'),
     /** argon2id. */
     passwordHash: p.text(),
   },

@@ -8,12 +8,12 @@ export const ApiKeySchema = defineEntity({
   extends: BaseEntity,
   properties: {
     id: primaryId('apiKey'),
-    organisationId: p.text(),
+    organisationId: p.text().index('api_keys_organisation_id_index'),
     name: p.text(),
     /** `bxo_live_…` plus the last four characters, for lists. */
     hint: p.text(),
     /** SHA-256 (hex) of the whole key; the key itself is never stored. */
-    keyHash: p.text(),
+    keyHash: p.text().unique('api_keys_key_hash_unique'),
     scopes: p.array().$type<Scope[]>(),
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),

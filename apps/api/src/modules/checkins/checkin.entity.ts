@@ -1,19 +1,22 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { CheckinDirection } from '@boxoffice/contract';
+import { CHECKIN_DIRECTIONS } from '@boxoffice/contract';
 import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const CheckinSchema = defineEntity({
   name: 'Checkin',
   tableName: 'checkins',
   extends: BaseEntity,
+  indexes: [
+    { name: 'checkins_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
+  ],
   properties: {
     id: primaryId('checkin'),
     organisationId: p.text(),
-    eventId: p.text(),
-    ticketId: p.text(),
+    eventId: p.text().index('checkins_event_id_index'),
+    ticketId: p.text().index('checkins_ticket_id_index'),
     attendeeId: p.text(),
     apiKeyId: p.text().nullable(),
-    direction: p.text().$type<CheckinDirection>(),
+    direction: p.enum(CHECKIN_DIRECTIONS),
     gate: p.text().nullable(),
     deviceId: p.text().nullable(),
     scannedAt: p.datetime(),

@@ -1,11 +1,17 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { EventStatus } from '@boxoffice/contract';
+import { EVENT_STATUSES } from '@boxoffice/contract';
 import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const EventSchema = defineEntity({
   name: 'Event',
   tableName: 'events',
   extends: BaseEntity,
+  indexes: [
+    { name: 'events_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
+    { name: 'events_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
+  ],
+  // What tiers refer to, with their currency (see the migration `…_tier_currency`).
+  uniques: [{ name: 'events_id_currency_unique', properties: ['id', 'currency'] }],
   properties: {
     id: primaryId('event'),
     organisationId: p.text(),
@@ -18,7 +24,7 @@ export const EventSchema = defineEntity({
     doorsOpenAt: p.datetime().nullable(),
     currency: p.text(),
     capacity: p.integer().nullable(),
-    status: p.text().$type<EventStatus>(),
+    status: p.enum(EVENT_STATUSES),
     publishedAt: p.datetime().nullable(),
     cancelledAt: p.datetime().nullable(),
   },

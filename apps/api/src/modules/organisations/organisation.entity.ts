@@ -11,7 +11,7 @@ export const OrganisationSchema = defineEntity({
   properties: {
     id: primaryId('organisation'),
     name: p.text(),
-    plan: p.text().$type<Plan>(),
+    plan: p.enum(PLANS).default('free'),
     planChangedAt: p.datetime().nullable(),
   },
 });

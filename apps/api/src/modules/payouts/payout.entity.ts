@@ -1,11 +1,14 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { PayoutStatus } from '@boxoffice/contract';
+import { PAYOUT_STATUSES } from '@boxoffice/contract';
 import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const PayoutSchema = defineEntity({
   name: 'Payout',
   tableName: 'payouts',
   extends: BaseEntity,
+  indexes: [
+    { name: 'payouts_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
+  ],
   properties: {
     id: primaryId('payout'),
     organisationId: p.text(),
@@ -15,7 +18,7 @@ export const PayoutSchema = defineEntity({
     refundsAmount: p.integer(),
     amount: p.integer(),
     currency: p.text(),
-    status: p.text().$type<PayoutStatus>(),
+    status: p.enum(PAYOUT_STATUSES),
     periodStart: p.datetime(),
     periodEnd: p.datetime(),
     arrivalDate: p.date().nullable(),

@@ -1,21 +1,24 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { TicketStatus } from '@boxoffice/contract';
+import { TICKET_STATUSES } from '@boxoffice/contract';
 import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const TicketSchema = defineEntity({
   name: 'Ticket',
   tableName: 'tickets',
   extends: BaseEntity,
+  indexes: [
+    { name: 'tickets_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
+  ],
   properties: {
     id: primaryId('ticket'),
     organisationId: p.text(),
-    orderId: p.text(),
-    eventId: p.text(),
+    orderId: p.text().index('tickets_order_id_index'),
+    eventId: p.text().index('tickets_event_id_index'),
     tierId: p.text(),
     attendeeId: p.text(),
     /** The barcode secret. */
-    code: p.text(),
-    status: p.text().$type<TicketStatus>(),
+    code: p.text().unique('tickets_code_unique'),
+    status: p.enum(TICKET_STATUSES),
     price: p.integer(),
     currency: p.text(),
     checkedInAt: p.datetime().nullable(),

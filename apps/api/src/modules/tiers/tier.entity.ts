@@ -1,26 +1,32 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { TierStatus } from '@boxoffice/contract';
+import { TIER_STATUSES } from '@boxoffice/contract';
 import { BaseEntity, primaryId } from '../../db/base.entity';
 
 export const TierSchema = defineEntity({
   name: 'Tier',
   tableName: 'ticket_tiers',
   extends: BaseEntity,
+  indexes: [
+    {
+      name: 'ticket_tiers_org_event_index',
+      properties: ['organisationId', 'eventId', 'sortOrder', 'id'],
+    },
+  ],
   properties: {
     id: primaryId('tier'),
     organisationId: p.text(),
-    eventId: p.text(),
+    eventId: p.text().index('ticket_tiers_event_id_index'),
     name: p.text(),
     description: p.text().nullable(),
     price: p.integer(),
     currency: p.text(),
     quantityTotal: p.integer().nullable(),
-    quantitySold: p.integer(),
+    quantitySold: p.integer().default(0),
     maxPerOrder: p.integer().nullable(),
     salesStartAt: p.datetime().nullable(),
     salesEndAt: p.datetime().nullable(),
-    sortOrder: p.integer(),
-    status: p.text().$type<TierStatus>(),
+    sortOrder: p.integer().default(0),
+    status: p.enum(TIER_STATUSES),
   },
 });
 export class Tier extends TierSchema.class {}
