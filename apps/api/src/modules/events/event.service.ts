@@ -69,9 +69,15 @@ export const getEvent = (
   options: { lock?: boolean } = {},
 ): Promise<Event> => getOwned(ctx, Event, 'event', 'event', id, options);
 
-/** Like `getEvent`, but null instead of a 404, for services that answer differently (422). */
-export const findEvent = (ctx: TenantContext, id: string): Promise<Event | null> =>
-  findOwned(ctx, Event, 'event', id);
+/**
+ * Like `getEvent`, but null instead of a 404, for services that answer differently (422). With
+ * `lock`, the event cannot change (its status, its currency) until the transaction ends.
+ */
+export const findEvent = (
+  ctx: TenantContext,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<Event | null> => findOwned(ctx, Event, 'event', id, options);
 
 const toDate = (value: string | null | undefined): Date | null | undefined =>
   value === undefined ? undefined : value === null ? null : new Date(value);

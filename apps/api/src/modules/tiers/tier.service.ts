@@ -82,7 +82,8 @@ const toDate = (value: string | null | undefined): Date | null =>
 
 export function createTier(ctx: TenantContext, input: TierCreate): Promise<Tier> {
   return inTransaction(ctx, async (tx) => {
-    const event = await findEvent(tx, input.event_id);
+    // Locked: a tier added while its event is cancelled or changes currency would be wrong.
+    const event = await findEvent(tx, input.event_id, { lock: true });
     if (!event)
       throw unprocessable(`event_id ${input.event_id} does not refer to an event`, 'unknown_event');
     if (isEventFinal(event)) {

@@ -227,6 +227,31 @@ describe('POST /tiers', () => {
   );
 });
 
+describe('a tier created while its event changes', () => {
+  it('takes the event’s currency as it is when the tier commits; the other write waits or is refused', async () => {
+    const tenant = await createTenant();
+    for (let round = 0; round < 8; round++) {
+      const event = await createEvent(tenant);
+      const [tier, currency] = await Promise.all([
+        post(tenant, { event_id: event.id, name: 'Raced', price: 1000 }),
+        call(server, 'PATCH', `/api/v1/events/${event.id}`, {
+          key: tenant.key,
+          body: { currency: 'EUR' },
+        }),
+      ]);
+      expect(tier.status, JSON.stringify(tier.body)).toBe(201);
+      // Either the currency changed first (the tier takes it), or the tier did (the change is
+      // refused: the event now has a tier priced in its old currency).
+      if (currency.status === 200) expect(tier.body.data.currency).toBe('EUR');
+      else {
+        expect(currency.status, JSON.stringify(currency.body)).toBe(409);
+        expect(currency.body.code).toBe('currency_locked');
+        expect(tier.body.data.currency).toBe('USD');
+      }
+    }
+  });
+});
+
 describe('GET /tiers/{id}', () => {
   it('is a 404 for unknown ids, other kinds and other organisations', async () => {
     const tenant = await createTenant();
