@@ -5,17 +5,10 @@ import {
   listAttendees,
   toAttendeeResource,
 } from '../../modules/attendees/attendee.service';
-import { tenantOf } from '../locals';
+import { readHandlers } from './read-handlers';
 
 const s = initServer();
 
 export const attendeesRouter = s.router(contract.attendees, {
-  list: async ({ query, res }) => {
-    const page = await listAttendees(tenantOf(res), query);
-    return { status: 200, body: { ...page, data: page.data.map(toAttendeeResource) } };
-  },
-  get: async ({ params, res }) => ({
-    status: 200,
-    body: { data: toAttendeeResource(await getAttendee(tenantOf(res), params.id)) },
-  }),
+  ...readHandlers({ list: listAttendees, get: getAttendee, render: toAttendeeResource }),
 });

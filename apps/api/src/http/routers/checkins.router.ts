@@ -7,9 +7,9 @@ import {
   recordCheckin,
   toCheckinResource,
 } from '../../modules/checkins/checkin.service';
-import { tenantOf } from '../locals';
 import type { ScanOutcome } from '../metrics';
 import { write } from '../write';
+import { readHandlers } from './read-handlers';
 
 const s = initServer();
 
@@ -20,14 +20,7 @@ const reasonOf = (error: unknown): string =>
 /** `onScan` hears of every scan that reached the service (e.g. to count them). */
 export const checkinsRouter = (onScan: (outcome: ScanOutcome) => void = () => undefined) =>
   s.router(contract.checkins, {
-    list: async ({ query, res }) => {
-      const page = await listCheckins(tenantOf(res), query);
-      return { status: 200, body: { ...page, data: page.data.map(toCheckinResource) } };
-    },
-    get: async ({ params, res }) => ({
-      status: 200,
-      body: { data: toCheckinResource(await getCheckin(tenantOf(res), params.id)) },
-    }),
+    ...readHandlers({ list: listCheckins, get: getCheckin, render: toCheckinResource }),
     create: async ({ body, res }) => {
       const direction = body.direction ?? 'entry';
       let scanned = false;

@@ -7,20 +7,13 @@ import {
   toEventResource,
   updateEvent,
 } from '../../modules/events/event.service';
-import { tenantOf } from '../locals';
 import { write } from '../write';
+import { readHandlers } from './read-handlers';
 
 const s = initServer();
 
 export const eventsRouter = s.router(contract.events, {
-  list: async ({ query, res }) => {
-    const page = await listEvents(tenantOf(res), query);
-    return { status: 200, body: { ...page, data: page.data.map(toEventResource) } };
-  },
-  get: async ({ params, res }) => ({
-    status: 200,
-    body: { data: toEventResource(await getEvent(tenantOf(res), params.id)) },
-  }),
+  ...readHandlers({ list: listEvents, get: getEvent, render: toEventResource }),
   create: ({ body, res }) =>
     write(res, async (tx) => ({
       status: 201 as const,

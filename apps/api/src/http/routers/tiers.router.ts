@@ -7,20 +7,13 @@ import {
   toTierResource,
   updateTier,
 } from '../../modules/tiers/tier.service';
-import { tenantOf } from '../locals';
 import { write } from '../write';
+import { readHandlers } from './read-handlers';
 
 const s = initServer();
 
 export const tiersRouter = s.router(contract.tiers, {
-  list: async ({ query, res }) => {
-    const page = await listTiers(tenantOf(res), query);
-    return { status: 200, body: { ...page, data: page.data.map(toTierResource) } };
-  },
-  get: async ({ params, res }) => ({
-    status: 200,
-    body: { data: toTierResource(await getTier(tenantOf(res), params.id)) },
-  }),
+  ...readHandlers({ list: listTiers, get: getTier, render: toTierResource }),
   create: ({ body, res }) =>
     write(res, async (tx) => ({
       status: 201 as const,
