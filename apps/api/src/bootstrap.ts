@@ -34,6 +34,12 @@ export async function startEmbeddedDatabase(config: Config, logger: Logger) {
   logger.info({ dataDir: pgDir }, 'starting embedded PostgreSQL');
   const db = await startEmbeddedPostgres({ dataDir: pgDir });
   let demo: DemoCredentials | null = null;
+  // The repository's own `.data/` as a newcomer knows it; another DATA_DIR as given.
+  const inRepository = path.relative(projectRoot(), dataDir);
+  const shownDir =
+    inRepository && !inRepository.startsWith('..') && !path.isAbsolute(inRepository)
+      ? `${inRepository}/`
+      : dataDir;
 
   return {
     url: db.url,
@@ -68,7 +74,7 @@ export async function startEmbeddedDatabase(config: Config, logger: Logger) {
       process.stdout.write(
         [
           '',
-          'Boxoffice API is running on an embedded PostgreSQL (data in .data/).',
+          `Boxoffice API is running on an embedded PostgreSQL (data in ${shownDir}).`,
           `  API:          ${base}/api/v1`,
           `  Reference:    ${base}/docs`,
           `  Demo API key: ${demo.api_key}`,
