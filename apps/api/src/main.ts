@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { createApp } from './app';
 import { createAttemptLimits } from './http/attempt-limit';
+import { STORE_TIMEOUT_MS } from './http/limiter-store';
 import { answerProtocolErrors } from './http/client-error';
 import { createHttpServer } from './http/server';
 import { defaultDashboardDir } from './db/paths';
@@ -40,7 +41,7 @@ async function main(config: Config): Promise<void> {
         maxRetriesPerRequest: 1,
         connectTimeout: 2000,
         // A Redis that accepts connections but does not answer: fail each command, don't queue it.
-        commandTimeout: 1000,
+        commandTimeout: STORE_TIMEOUT_MS,
       })
     : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
