@@ -101,20 +101,19 @@ export async function runOnce<A extends Answer>(
   request: IdempotentRequest,
   operation: (tx: EntityManager) => Promise<A>,
 ): Promise<{ answer: A | Answer; replayed: boolean }> {
+  // Only the operation's own refusals are stored, not the claim's (in flight, key reused).
+  let operationRan = false;
   try {
     return await em.transactional(async (tx) => {
       const stored = await claim(tx, request);
       if (stored) return { answer: stored, replayed: true };
+      operationRan = true;
       const answer = await operation(tx);
       if (isStored(answer.status)) await store(tx, request, answer);
       return { answer, replayed: false };
     });
   } catch (error) {
-    if (
-      error instanceof AppError &&
-      STORED_ERRORS.has(error.status) &&
-      !error.code.startsWith('idempotency_')
-    ) {
+    if (operationRan && error instanceof AppError && STORED_ERRORS.has(error.status)) {
       await em
         .transactional(async (tx) => {
           if ((await claim(tx, request)) === null) {
