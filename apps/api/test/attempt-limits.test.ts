@@ -12,7 +12,7 @@ import { entities } from '../src/modules/entities';
 import { pgPool } from '../src/db/sql';
 import {
   call,
-  closedPort,
+  unreachableOrm,
   createTenant,
   startTestServer,
   type CallResult,
@@ -301,11 +301,7 @@ describe('failed API authentications while the database is unreachable', () => {
   let orm: Orm;
   let server: TestServer;
   beforeAll(async () => {
-    orm = await createOrm({
-      entities,
-      databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/x`,
-      connectTimeoutMs: 500,
-    });
+    orm = await unreachableOrm();
     server = await startTestServer({
       orm,
       trustProxy: 'loopback',

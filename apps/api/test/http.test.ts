@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, type Orm } from '../src/db/orm';
-import { entities } from '../src/modules/entities';
+import type { Orm } from '../src/db/orm';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
 import {
   call,
-  closedPort,
+  unreachableOrm,
   createTenant,
   startTestServer,
   type CallResult,
@@ -403,11 +402,7 @@ describe('database unreachable', () => {
   let orm: Orm;
   let offline: TestServer;
   beforeAll(async () => {
-    orm = await createOrm({
-      entities,
-      databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/x`,
-      connectTimeoutMs: 500,
-    });
+    orm = await unreachableOrm();
     offline = await startTestServer({ orm });
   });
   afterAll(async () => {

@@ -161,3 +161,12 @@ export async function call<T = any>(
 
 /** A local TCP port with nothing listening on it (the kernel's free port, released at once). */
 export const closedPort = freePort;
+
+/** An ORM whose database never answers (a closed port): every query fails within half a second. */
+export async function unreachableOrm(): Promise<Orm> {
+  return createOrm({
+    entities,
+    databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/x`,
+    connectTimeoutMs: 500,
+  });
+}
