@@ -26,17 +26,36 @@ export function expectItem(result: CallResult, status = 200) {
   return body.data;
 }
 
-/** `{ data, total, page, limit }` with these values where given; returns the body. */
+/**
+ * `{ data, total, page, limit, next_cursor, sync_checkpoint }` with these values where given;
+ * returns the body.
+ */
 export function expectList(
   result: CallResult,
   expected: { total?: number; page?: number; limit?: number } = {},
 ) {
   const body = expectJson(result, 200);
-  expect(Object.keys(body).sort()).toEqual(['data', 'limit', 'page', 'total']);
+  expect(Object.keys(body).sort()).toEqual([
+    'data',
+    'limit',
+    'next_cursor',
+    'page',
+    'sync_checkpoint',
+    'total',
+  ]);
   expect(Array.isArray(body.data)).toBe(true);
   expect(Number.isInteger(body.total)).toBe(true);
+  expect(body.next_cursor === null || typeof body.next_cursor === 'string').toBe(true);
+  expect(body.sync_checkpoint).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   expect(body).toMatchObject(expected);
-  return body as { data: any[]; total: number; page: number; limit: number };
+  return body as {
+    data: any[];
+    total: number;
+    page: number;
+    limit: number;
+    next_cursor: string | null;
+    sync_checkpoint: string;
+  };
 }
 
 /** An error envelope with this status and message (exact string, or a pattern). */

@@ -85,7 +85,7 @@ export async function addOrder(
   });
   const page = await listTickets(
     { em: orm.em.fork(), organisationId },
-    { order_id: order.id, page: 1, limit: 100 },
+    { order_id: order.id, page: 1, limit: 100, count: false },
   );
   return { order, tickets: page.data };
 }

@@ -12,14 +12,6 @@ export type ApiErrorBody = z.infer<typeof ErrorSchema>;
 
 export const itemEnvelope = <T extends z.ZodTypeAny>(item: T) => z.object({ data: item });
 
-export const listEnvelope = <T extends z.ZodTypeAny>(item: T) =>
-  z.object({
-    data: z.array(item),
-    total: z.number().int().nonnegative(),
-    page: z.number().int().positive(),
-    limit: z.number().int().positive(),
-  });
-
 /** The access class of a route: which scope it needs and which rate-limit bucket it counts against. */
 export type Scope = 'read' | 'write' | 'checkins:write';
 export const SCOPES = ['read', 'write', 'checkins:write'] as const satisfies readonly Scope[];
@@ -81,6 +73,36 @@ export const TimestampSchema = z
     }
   })
   .describe('An ISO-8601 timestamp (responses are always UTC with `Z`)');
+
+/** How long after its `updated_at` (or `created_at`) a write may still commit: see `sync_checkpoint`. */
+export const SYNC_OVERLAP_SECONDS = 60;
+
+export const listEnvelope = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({
+    data: z.array(item),
+    total: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        'Every match of the filters; on a page reached with a cursor, the count when the walk began (pages do not recount).',
+      ),
+    page: z
+      .number()
+      .int()
+      .positive()
+      .describe("This page's number; on a page reached with a cursor, its place in the walk."),
+    limit: z.number().int().positive(),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe(
+        'Send as `cursor`, with the same filters, for the next page; `null` after the last page.',
+      ),
+    sync_checkpoint: TimestampSchema.describe(
+      `Where the next sync starts: pass it as \`updated_since\` (\`since\` for check-ins) to see every change committed after this walk began. It is when the walk's first page was served, less ${SYNC_OVERLAP_SECONDS} s (a write may commit that long after its timestamp), so a few items come again: de-duplicate by \`id\`.`,
+    ),
+  });
 
 export const DateSchema = z
   .string()
@@ -175,7 +197,14 @@ const queryParam = <In, Out>(
     wire,
   );
 
-const integerParam = (name: string, min: number, max: number, fallback: number) => {
+/** An integer parameter; absent, it is `fallback`, or stays undefined with `fill: false`. */
+const integerParam = <Fill extends boolean = true>(
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+  fill: Fill = true as Fill,
+) => {
   const range =
     max === Number.MAX_SAFE_INTEGER
       ? `an integer greater than or equal to ${min}`
@@ -196,14 +225,33 @@ const integerParam = (name: string, min: number, max: number, fallback: number) 
   const wire: WireSchema = { type: 'integer', minimum: min, default: fallback };
   if (max !== Number.MAX_SAFE_INTEGER) wire.maximum = max;
   return documented(
-    param.transform((value) => value ?? fallback),
+    param.transform(
+      (value) =>
+        (fill ? (value ?? fallback) : value) as Fill extends true ? number : number | undefined,
+    ),
     wire,
   );
 };
 
+/** An opaque list cursor: the `next_cursor` of an earlier page. */
+const cursorParam = queryParam<string, string>(
+  'cursor must be the next_cursor of an earlier page of this list',
+  (value) =>
+    typeof value === 'string' && /^[A-Za-z0-9_.-]{1,2000}$/.test(value)
+      ? { ok: true, value }
+      : { ok: false },
+  'The `next_cursor` of the previous page: continues the same list, with the same filters, after its last item. Not with `page`.',
+  { type: 'string', maxLength: 2000 },
+);
+
+/**
+ * `page` stays undefined when absent (the server reads it as 1): a `cursor` cannot be combined
+ * with an explicit `page`.
+ */
 export const PaginationQuerySchema = z.object({
-  page: integerParam('page', 1, Number.MAX_SAFE_INTEGER, 1),
+  page: integerParam('page', 1, Number.MAX_SAFE_INTEGER, 1, false),
   limit: integerParam('limit', 1, 100, 20),
+  cursor: cursorParam,
 });
 export type PaginationQuery = z.input<typeof PaginationQuerySchema>;
 
@@ -296,7 +344,7 @@ export function readRoutes<
       responses: { 200: listEnvelope(resource.item) },
       metadata: readRoute,
       summary: `List ${resource.plural}`,
-      description: resource.description,
+      description: `${resource.description} Page with \`page\` and \`limit\`, or follow \`next_cursor\`: send it back as \`cursor\` with the same filters (a cursor page costs the same at any depth, and no item is skipped when others change meanwhile).`,
     },
     get: {
       method: 'GET',

@@ -48,8 +48,20 @@ describe('the router', () => {
 });
 
 describe('pagination', () => {
-  it('defaults to page 1 of 20', () => {
-    expect(PaginationQuerySchema.parse({})).toEqual({ page: 1, limit: 20 });
+  it('defaults to 20 items and leaves page to the server, so it can tell an explicit one', () => {
+    expect(PaginationQuerySchema.parse({})).toEqual({ limit: 20 });
+  });
+
+  it('takes a cursor as it came, and refuses what cannot be one', () => {
+    expect(PaginationQuerySchema.parse({ cursor: 'eyJ2IjoxfQ.c2ln' })).toEqual({
+      limit: 20,
+      cursor: 'eyJ2IjoxfQ.c2ln',
+    });
+    for (const cursor of ['', 'a b', 'a/b', ['a', 'b'], 'x'.repeat(2001)]) {
+      expect(firstMessage(PaginationQuerySchema.safeParse({ cursor }))).toBe(
+        'cursor must be the next_cursor of an earlier page of this list',
+      );
+    }
   });
 
   it('accepts strings from the query and numbers from code', () => {

@@ -7,6 +7,7 @@ import {
   PaginationQuerySchema,
   readRoutes,
   textParam,
+  timestampParam,
   TimestampSchema,
 } from './common';
 
@@ -38,6 +39,7 @@ export type Payout = z.infer<typeof PayoutSchema>;
 export const PayoutListQuerySchema = PaginationQuerySchema.extend({
   event_id: textParam('event_id', 80),
   status: enumListParam('status', PAYOUT_STATUSES),
+  updated_since: timestampParam('updated_since'),
 });
 export type PayoutListQuery = z.input<typeof PayoutListQuerySchema>;
 
@@ -49,7 +51,8 @@ export const payoutsContract = c.router(
       query: PayoutListQuerySchema,
       plural: 'promoter payouts',
       singular: 'a payout',
-      description: '`amount` is the net: `gross_amount - fees_amount - refunds_amount`.',
+      description:
+        'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `amount` is the net: `gross_amount - fees_amount - refunds_amount`.',
     }),
   },
   { commonResponses, strictStatusCodes: true },

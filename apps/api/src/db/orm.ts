@@ -5,6 +5,7 @@ import { Migration20261122000000_initial } from './migrations/Migration202611220
 import { Migration20261122010000_dashboard } from './migrations/Migration20261122010000_dashboard';
 import { Migration20261123000000_changes } from './migrations/Migration20261123000000_changes';
 import { Migration20261124000000_tier_currency } from './migrations/Migration20261124000000_tier_currency';
+import { Migration20261125000000_list_cursors } from './migrations/Migration20261125000000_list_cursors';
 
 export type Orm = MikroORM;
 export type { EntityManager } from '@mikro-orm/postgresql';
@@ -15,6 +16,7 @@ const migrationsList = [
   { name: 'Migration20261122010000_dashboard', class: Migration20261122010000_dashboard },
   { name: 'Migration20261123000000_changes', class: Migration20261123000000_changes },
   { name: 'Migration20261124000000_tier_currency', class: Migration20261124000000_tier_currency },
+  { name: 'Migration20261125000000_list_cursors', class: Migration20261125000000_list_cursors },
 ];
 
 export interface OrmOptions {

@@ -10,5 +10,10 @@ import { readHandlers } from './read-handlers';
 const s = initServer();
 
 export const attendeesRouter = s.router(contract.attendees, {
-  ...readHandlers({ list: listAttendees, get: getAttendee, render: toAttendeeResource }),
+  ...readHandlers({
+    name: 'attendees',
+    list: listAttendees,
+    get: getAttendee,
+    render: toAttendeeResource,
+  }),
 });

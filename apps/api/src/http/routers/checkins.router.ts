@@ -20,7 +20,12 @@ const reasonOf = (error: unknown): string =>
 /** `onScan` hears of every scan that reached the service (e.g. to count them). */
 export const checkinsRouter = (onScan: (outcome: ScanOutcome) => void = () => undefined) =>
   s.router(contract.checkins, {
-    ...readHandlers({ list: listCheckins, get: getCheckin, render: toCheckinResource }),
+    ...readHandlers({
+      name: 'checkins',
+      list: listCheckins,
+      get: getCheckin,
+      render: toCheckinResource,
+    }),
     create: async ({ body, res }) => {
       const direction = body.direction ?? 'entry';
       let scanned = false;

@@ -13,7 +13,7 @@ import { readHandlers } from './read-handlers';
 const s = initServer();
 
 export const eventsRouter = s.router(contract.events, {
-  ...readHandlers({ list: listEvents, get: getEvent, render: toEventResource }),
+  ...readHandlers({ name: 'events', list: listEvents, get: getEvent, render: toEventResource }),
   create: ({ body, res }) =>
     write(res, async (tx) => ({
       status: 201 as const,

@@ -6,5 +6,5 @@ import { readHandlers } from './read-handlers';
 const s = initServer();
 
 export const ordersRouter = s.router(contract.orders, {
-  ...readHandlers({ list: listOrders, get: getOrder, render: toOrderResource }),
+  ...readHandlers({ name: 'orders', list: listOrders, get: getOrder, render: toOrderResource }),
 });

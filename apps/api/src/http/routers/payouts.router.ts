@@ -6,5 +6,5 @@ import { readHandlers } from './read-handlers';
 const s = initServer();
 
 export const payoutsRouter = s.router(contract.payouts, {
-  ...readHandlers({ list: listPayouts, get: getPayout, render: toPayoutResource }),
+  ...readHandlers({ name: 'payouts', list: listPayouts, get: getPayout, render: toPayoutResource }),
 });

@@ -1,28 +1,85 @@
+import { SYNC_OVERLAP_SECONDS } from '@boxoffice/contract';
 import type { Response } from 'express';
 import type { TenantContext } from '../../core/context';
-import type { Page } from '../../db/context';
+import { badRequest } from '../../core/errors';
+import type { Page, PageRequest } from '../../db/pages';
+import { serverSecret } from '../../db/server-secret';
+import { openCursor, sealCursor, type CursorScope, type Walk } from '../cursor';
 import { tenantOf } from '../locals';
 
 /** How a resource is read: its list with filters, one object by id, and how it is rendered. */
-export interface ReadableResource<Row, Resource, Filters> {
+export interface ReadableResource<Row, Resource, Filters extends PageRequest> {
+  /** The list's name, which its cursors are bound to. */
+  name: string;
   list(ctx: TenantContext, filters: Filters): Promise<Page<Row>>;
   get(ctx: TenantContext, id: string): Promise<Row>;
   render(row: Row): Resource;
 }
 
+/** A list request as the contract parses it: the filters, and `page` or `cursor`, and `limit`. */
+type ListQuery<Filters extends PageRequest> = Omit<Filters, keyof PageRequest> & {
+  limit: number;
+  page?: number | undefined;
+  cursor?: string | undefined;
+};
+
+/** Where a list request starts: a cursor's walk, or a new walk at `page` (1 by default). */
+function startOf(
+  secret: Buffer,
+  scope: CursorScope,
+  query: { page?: number | undefined; cursor?: string | undefined },
+): Walk {
+  if (query.cursor === undefined) {
+    return { after: undefined, page: query.page ?? 1, total: undefined, startedAt: Date.now() };
+  }
+  if (query.page !== undefined) {
+    throw badRequest(
+      'cursor and page cannot be combined: the cursor already says where the next page starts',
+      'invalid_cursor',
+    );
+  }
+  return openCursor(secret, scope, query.cursor);
+}
+
 /**
  * The `list` and `get` handlers every resource's router has: the tenant's page of rows, or one
- * row, rendered as the contract's resource.
+ * row, rendered as the contract's resource. A list page carries the cursor of the next one, bound
+ * to the same filters, and the checkpoint a later sync starts from.
  */
-export function readHandlers<Row, Resource, Filters>(
+export function readHandlers<Row, Resource, Filters extends PageRequest>(
   resource: ReadableResource<Row, Resource, Filters>,
 ) {
   return {
-    list: async ({ query, res }: { query: Filters; res: Response }) => {
-      const page = await resource.list(tenantOf(res), query);
+    list: async ({ query, res }: { query: ListQuery<Filters>; res: Response }) => {
+      const ctx = tenantOf(res);
+      const { page, limit, cursor, ...filters } = query;
+      const scope = { list: resource.name, organisationId: ctx.organisationId, filters };
+      const secret = await serverSecret(ctx.em, 'list_cursor');
+      const walk = startOf(secret, scope, { page, cursor });
+      const found = await resource.list(ctx, {
+        ...filters,
+        limit,
+        page: walk.page,
+        after: walk.after,
+        count: walk.total === undefined,
+      } as Filters);
+      const total = walk.total ?? found.total ?? 0;
+      const next = found.nextAfter && {
+        ...walk,
+        after: found.nextAfter,
+        page: walk.page + 1,
+        total,
+      };
       return {
         status: 200 as const,
-        body: { ...page, data: page.data.map((row) => resource.render(row)) },
+        body: {
+          data: found.data.map((row) => resource.render(row)),
+          total,
+          page: walk.page,
+          limit,
+          next_cursor: next ? sealCursor(secret, scope, next) : null,
+          sync_checkpoint: new Date(walk.startedAt - SYNC_OVERLAP_SECONDS * 1000).toISOString(),
+        },
       };
     },
     get: async ({ params, res }: { params: { id: string }; res: Response }) => ({

@@ -6,5 +6,5 @@ import { readHandlers } from './read-handlers';
 const s = initServer();
 
 export const ticketsRouter = s.router(contract.tickets, {
-  ...readHandlers({ list: listTickets, get: getTicket, render: toTicketResource }),
+  ...readHandlers({ name: 'tickets', list: listTickets, get: getTicket, render: toTicketResource }),
 });

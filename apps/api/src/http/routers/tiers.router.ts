@@ -13,7 +13,7 @@ import { readHandlers } from './read-handlers';
 const s = initServer();
 
 export const tiersRouter = s.router(contract.tiers, {
-  ...readHandlers({ list: listTiers, get: getTier, render: toTierResource }),
+  ...readHandlers({ name: 'tiers', list: listTiers, get: getTier, render: toTierResource }),
   create: ({ body, res }) =>
     write(res, async (tx) => ({
       status: 201 as const,

@@ -8,6 +8,7 @@ export const AttendeeSchema = defineEntity({
   extends: BaseEntity,
   indexes: [
     { name: 'attendees_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
+    { name: 'attendees_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
   ],
   properties: {
     id: primaryId('attendee'),

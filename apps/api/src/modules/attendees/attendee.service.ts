@@ -1,7 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { findPage, getOwned, iso, likeEscape, type Page, type PageRequest } from '../../db/context';
+import { getOwned, iso, likeEscape } from '../../db/context';
+import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { columnsOf, fromRow } from '../../db/rows';
 import { Attendee } from './attendee.entity';
 

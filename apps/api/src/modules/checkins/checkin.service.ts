@@ -7,14 +7,8 @@ import type {
 import type { TenantContext } from '../../core/context';
 import { conflict, notFound, unprocessable } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
-import {
-  findPage,
-  getOwned,
-  inTransaction,
-  iso,
-  type Page,
-  type PageRequest,
-} from '../../db/context';
+import { getOwned, inTransaction, iso } from '../../db/context';
+import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { followAdmission, toAttendeeResource } from '../attendees/attendee.service';
 import { recordChanges } from '../changes/change.service';
 import { lockTicket, setAdmission, toTicketResource } from '../tickets/ticket.service';

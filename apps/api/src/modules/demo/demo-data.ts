@@ -924,6 +924,7 @@ async function scanTickets(
     event_id: eventId,
     page: 1,
     limit: 100_000,
+    count: false,
   });
   // Doors stay busy for the first couple of hours; at the live event, until now.
   const rushEnd = live ? addMs(now, -2 * MINUTE) : addMs(plan.startsAt, 2 * HOUR);

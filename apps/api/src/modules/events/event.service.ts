@@ -8,17 +8,8 @@ import {
 } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict } from '../../core/errors';
-import {
-  findOwned,
-  findPage,
-  getOwned,
-  inTransaction,
-  iso,
-  isoOrNull,
-  likeEscape,
-  type Page,
-  type PageRequest,
-} from '../../db/context';
+import { findOwned, getOwned, inTransaction, iso, isoOrNull, likeEscape } from '../../db/context';
+import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { Event } from './event.entity';
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, unprocessable } from '../../core/errors';
+import { boundedTransaction } from '../../db/context';
 
 /** How long a stored answer is replayed. */
 const TTL = "interval '24 hours'";
@@ -104,7 +105,7 @@ export async function runOnce<A extends Answer>(
   // Only the operation's own refusals are stored, not the claim's (in flight, key reused).
   let operationRan = false;
   try {
-    return await em.transactional(async (tx) => {
+    return await boundedTransaction(em, async (tx) => {
       const stored = await claim(tx, request);
       if (stored) return { answer: stored, replayed: true };
       operationRan = true;

@@ -8,6 +8,7 @@ export const OrderSchema = defineEntity({
   extends: BaseEntity,
   indexes: [
     { name: 'orders_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
+    { name: 'orders_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
   ],
   uniques: [{ name: 'orders_org_reference_unique', properties: ['organisationId', 'reference'] }],
   properties: {

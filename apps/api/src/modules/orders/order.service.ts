@@ -3,16 +3,8 @@ import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxof
 import type { TenantContext } from '../../core/context';
 import { conflict, notFound, unprocessable } from '../../core/errors';
 import { newId, newOrderReference } from '../../core/ids';
-import {
-  findPage,
-  getOwned,
-  inTransaction,
-  iso,
-  isoOrNull,
-  likeEscape,
-  type Page,
-  type PageRequest,
-} from '../../db/context';
+import { getOwned, inTransaction, iso, isoOrNull, likeEscape } from '../../db/context';
+import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { registerAttendee, toAttendeeResource } from '../attendees/attendee.service';
 import { recordChanges, type Change } from '../changes/change.service';
 import { getEvent } from '../events/event.service';

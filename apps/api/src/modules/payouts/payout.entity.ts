@@ -8,6 +8,7 @@ export const PayoutSchema = defineEntity({
   extends: BaseEntity,
   indexes: [
     { name: 'payouts_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
+    { name: 'payouts_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
   ],
   properties: {
     id: primaryId('payout'),

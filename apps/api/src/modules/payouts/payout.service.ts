@@ -1,15 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import {
-  findPage,
-  getOwned,
-  inTransaction,
-  iso,
-  isoOrNull,
-  type Page,
-  type PageRequest,
-} from '../../db/context';
+import { getOwned, inTransaction, iso, isoOrNull } from '../../db/context';
+import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
 

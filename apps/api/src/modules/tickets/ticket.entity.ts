@@ -8,6 +8,7 @@ export const TicketSchema = defineEntity({
   extends: BaseEntity,
   indexes: [
     { name: 'tickets_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
+    { name: 'tickets_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
   ],
   properties: {
     id: primaryId('ticket'),

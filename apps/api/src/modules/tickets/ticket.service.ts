@@ -2,7 +2,8 @@ import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
 import type { Ticket as TicketResource, TicketStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { newTicketCode } from '../../core/ids';
-import { findPage, getOwned, iso, isoOrNull, type Page, type PageRequest } from '../../db/context';
+import { getOwned, iso, isoOrNull } from '../../db/context';
+import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { columnsOf, fromRow } from '../../db/rows';
 import { Ticket } from './ticket.entity';
 

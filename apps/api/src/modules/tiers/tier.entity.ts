@@ -7,6 +7,8 @@ export const TierSchema = defineEntity({
   tableName: 'ticket_tiers',
   extends: BaseEntity,
   indexes: [
+    { name: 'ticket_tiers_org_sort_index', properties: ['organisationId', 'sortOrder', 'id'] },
+    { name: 'ticket_tiers_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
     {
       name: 'ticket_tiers_org_event_index',
       properties: ['organisationId', 'eventId', 'sortOrder', 'id'],

@@ -2,15 +2,8 @@ import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Tier as TierResource, TierCreate, TierStatus, TierUpdate } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict, unprocessable } from '../../core/errors';
-import {
-  findPage,
-  getOwned,
-  inTransaction,
-  iso,
-  isoOrNull,
-  type Page,
-  type PageRequest,
-} from '../../db/context';
+import { getOwned, inTransaction, iso, isoOrNull } from '../../db/context';
+import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { findEvent, isEventFinal } from '../events/event.service';
 import { Tier } from './tier.entity';
@@ -61,7 +54,7 @@ export async function listTiers(ctx: TenantContext, query: TierFilters): Promise
     Tier,
     where,
     query,
-    query.updated_since ? undefined : { sortOrder: 'asc', id: 'asc' },
+    query.updated_since ? undefined : ['sortOrder', 'id'],
   );
 }
 

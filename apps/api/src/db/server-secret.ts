@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** The secrets a migration created (`server_secrets`), by name, read once per process. */
+export type ServerSecretName = 'list_cursor';
+
+const loaded = new WeakMap<object, Map<ServerSecretName, Promise<Buffer>>>();
+
+/**
+ * A secret every instance shares, as bytes. Read from the database on first use and kept; a
+ * failed read is not kept, so the next request tries again.
+ */
+export function serverSecret(em: EntityManager, name: ServerSecretName): Promise<Buffer> {
+  const driver = em.getDriver();
+  let secrets = loaded.get(driver);
+  if (!secrets) loaded.set(driver, (secrets = new Map<ServerSecretName, Promise<Buffer>>()));
+  let secret = secrets.get(name);
+  if (!secret) {
+    secret = em
+      .getConnection()
+      .execute<{ value: string }[]>('select value from server_secrets where name = ?', [name])
+      .then(([row]) => {
+        if (!row) throw new Error(`server secret ${name} is missing: run the migrations`);
+        return Buffer.from(row.value, 'utf8');
+      });
+    secret.catch(() => secrets.delete(name));
+    secrets.set(name, secret);
+  }
+  return secret;
+}
