@@ -28,16 +28,27 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** A list endpoint over `total` items named `<prefix>_<n>`, paged as the server pages. */
+/**
+ * A list endpoint over `total` items named `<prefix>_<n>`, paged as the server pages: by `page`,
+ * or after the item a `cursor` (`at<n>`) names; a cursor with `page` is refused.
+ */
 function listing(total: number, prefix = 'evt'): Reply {
   return ({ url }) => {
     const search = new URL(url).searchParams;
-    const page = Number(search.get('page') ?? 1);
+    const cursor = search.get('cursor');
+    if (cursor !== null && search.has('page')) {
+      return json(400, { error: 'cursor and page cannot be combined' })({} as RecordedRequest);
+    }
     const limit = Number(search.get('limit') ?? 20);
-    const start = (page - 1) * limit;
+    const start = cursor ? Number(cursor.slice(2)) : (Number(search.get('page') ?? 1) - 1) * limit;
+    const page = Math.floor(start / limit) + 1;
     const count = Math.max(0, Math.min(limit, total - start));
     const data = Array.from({ length: count }, (_, i) => ({ id: `${prefix}_${start + i}` }));
-    return json(200, { data, total, page, limit })({} as RecordedRequest);
+    const next_cursor = start + count < total ? `at${start + count}` : null;
+    const sync_checkpoint = '2026-11-23T12:00:00.000Z';
+    return json(200, { data, total, page, limit, next_cursor, sync_checkpoint })(
+      {} as RecordedRequest,
+    );
   };
 }
 
@@ -191,24 +202,24 @@ describe('resources', () => {
     await client.payouts.list();
     await client.payouts.get('po_1');
     expect(paths(script.requests)).toEqual([
-      'GET /events?page=1',
+      'GET /events',
       'GET /events/evt_1',
       'POST /events',
       'PATCH /events/evt_1',
-      'GET /tiers?event_id=evt_1&page=1',
+      'GET /tiers?event_id=evt_1',
       'GET /tiers/tier_1',
       'POST /tiers',
       'PATCH /tiers/tier_1',
-      'GET /orders?page=1',
+      'GET /orders',
       'GET /orders/ord_1',
-      'GET /tickets?page=1',
+      'GET /tickets',
       'GET /tickets/tkt_1',
-      'GET /attendees?page=1',
+      'GET /attendees',
       'GET /attendees/att_1',
-      'GET /checkins?page=1',
+      'GET /checkins',
       'GET /checkins/chk_1',
       'POST /checkins',
-      'GET /payouts?page=1',
+      'GET /payouts',
       'GET /payouts/po_1',
     ]);
     const bodies = script.requests.filter((r) => r.body !== undefined).map((r) => r.body);
@@ -313,7 +324,7 @@ describe('lists', () => {
     expect(script.requests).toHaveLength(3);
   });
 
-  it('keeps the query on every page and starts at the page asked for', async () => {
+  it('keeps the filters on every page, starts at the page asked for, then follows cursors', async () => {
     const { client, script } = harness({ fallback: listing(12, 'ord') });
     const orders = [];
     for await (const order of client.orders.list({
@@ -327,7 +338,28 @@ describe('lists', () => {
     expect(orders).toHaveLength(7);
     expect(paths(script.requests)).toEqual([
       'GET /orders?event_id=evt_1&status=completed&limit=5&page=2',
-      'GET /orders?event_id=evt_1&status=completed&limit=5&page=3',
+      'GET /orders?event_id=evt_1&status=completed&limit=5&cursor=at10',
+    ]);
+  });
+
+  it('resumes a walk from a stored cursor', async () => {
+    const { client, script } = harness({ fallback: listing(12, 'ord') });
+    const first = await client.orders.list({ status: 'completed', limit: 5 });
+    expect(first.nextCursor).toBe('at5');
+    expect(first.syncCheckpoint).toBe('2026-11-23T12:00:00.000Z');
+    const rest = [];
+    for await (const order of client.orders.list({
+      status: 'completed',
+      limit: 5,
+      cursor: first.nextCursor!,
+    })) {
+      rest.push(order.id);
+    }
+    expect(rest).toEqual(Array.from({ length: 7 }, (_, i) => `ord_${5 + i}`));
+    expect(paths(script.requests)).toEqual([
+      'GET /orders?status=completed&limit=5',
+      'GET /orders?status=completed&limit=5&cursor=at5',
+      'GET /orders?status=completed&limit=5&cursor=at10',
     ]);
   });
 
@@ -342,9 +374,9 @@ describe('lists', () => {
     await client.attendees.list({ checked_in: true });
     await client.attendees.list({ checked_in: false, email: 'a+b@example.com' });
     expect(paths(script.requests)).toEqual([
-      'GET /events?status=draft%2Cpublished&starts_after=2030-03-01T00%3A00%3A00.000Z&q=jazz+%26+blues&page=1',
-      'GET /attendees?checked_in=true&page=1',
-      'GET /attendees?checked_in=false&email=a%2Bb%40example.com&page=1',
+      'GET /events?status=draft%2Cpublished&starts_after=2030-03-01T00%3A00%3A00.000Z&q=jazz+%26+blues',
+      'GET /attendees?checked_in=true',
+      'GET /attendees?checked_in=false&email=a%2Bb%40example.com',
     ]);
     const search = new URL(script.requests[0]!.url).searchParams;
     expect(search.get('status')).toBe('draft,published');

@@ -1,3 +1,4 @@
+import { contract } from '@boxoffice/contract';
 import { systemClock, type Clock } from './core/clock';
 import { BoxofficeError } from './core/errors';
 import type { RateLimitClass, RateLimitSnapshot } from './core/rate-limit';
@@ -103,13 +104,13 @@ export class Boxoffice {
       logger: leveled(options.logger ?? console, logLevel),
       defaultHeaders: options.defaultHeaders ?? {},
     });
-    this.events = new Events(this.engine);
-    this.tiers = new Tiers(this.engine);
-    this.orders = new Orders(this.engine);
-    this.tickets = new Tickets(this.engine);
-    this.attendees = new Attendees(this.engine);
-    this.checkins = new Checkins(this.engine);
-    this.payouts = new Payouts(this.engine);
+    this.events = new Events(this.engine, contract.events);
+    this.tiers = new Tiers(this.engine, contract.tiers);
+    this.orders = new Orders(this.engine, contract.orders);
+    this.tickets = new Tickets(this.engine, contract.tickets);
+    this.attendees = new Attendees(this.engine, contract.attendees);
+    this.checkins = new Checkins(this.engine, contract.checkins);
+    this.payouts = new Payouts(this.engine, contract.payouts);
   }
 
   /** What the client has learned of the key's current rate-limit window for reads or writes. */

@@ -1,19 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import type { WithResponse } from './api-promise';
-import { Page, PagePromise, type ListEnvelope } from './pagination';
+import { Page, PagePromise, type ListEnvelope, type PageFetcher } from './pagination';
 
-/** A list of `total` numbered items served `limit` at a time; records the pages asked for. */
-function source(total: number, limit: number) {
+/**
+ * A list of `total` numbered items served `limit` at a time, as the API serves it: the first
+ * request at `firstPage`, then cursors (`c<next item>`). Records the pages asked for, by number.
+ */
+function source(total: number, limit: number, firstPage = 1) {
   const asked: number[] = [];
-  const fetchPage = (page: number): Promise<WithResponse<ListEnvelope<number>>> => {
+  const cursors: string[] = [];
+  const fetchPage: PageFetcher<number> = (next) => {
+    let start = (firstPage - 1) * limit;
+    if (next && 'cursor' in next) {
+      cursors.push(next.cursor);
+      start = Number(next.cursor.slice(1));
+    }
+    const page = start / limit + 1;
+    asked.push(page);
+    const data = Array.from(
+      { length: Math.max(0, Math.min(limit, total - start)) },
+      (_, i) => start + i,
+    );
+    const end = start + data.length;
+    const response = new Response(null, { headers: { 'x-page': String(page) } });
+    return Promise.resolve({
+      data: {
+        data,
+        total,
+        page,
+        limit,
+        next_cursor: end < total ? `c${end}` : null,
+        sync_checkpoint: '2026-11-23T12:00:00.000Z',
+      },
+      response,
+    });
+  };
+  return { asked, cursors, fetchPage };
+}
+
+/** The same list from a server that predates cursors: pages by number, no `next_cursor`. */
+function numberedSource(total: number, limit: number) {
+  const asked: number[] = [];
+  const fetchPage: PageFetcher<number> = (next) => {
+    const page = next && 'page' in next ? next.page : 1;
     asked.push(page);
     const start = (page - 1) * limit;
     const data = Array.from(
       { length: Math.max(0, Math.min(limit, total - start)) },
       (_, i) => start + i,
     );
-    const response = new Response(null, { headers: { 'x-page': String(page) } });
-    return Promise.resolve({ data: { data, total, page, limit }, response });
+    const envelope = { data, total, page, limit } as Omit<
+      ListEnvelope<number>,
+      'next_cursor' | 'sync_checkpoint'
+    >;
+    return Promise.resolve({
+      data: envelope as ListEnvelope<number>,
+      response: new Response(null),
+    });
   };
   return { asked, fetchPage };
 }
@@ -27,7 +69,7 @@ const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
 describe('PagePromise', () => {
   it('awaits to the first page', async () => {
     const { asked, fetchPage } = source(45, 20);
-    const page = await new PagePromise(fetchPage, 1);
+    const page = await new PagePromise(fetchPage);
     expect(page).toBeInstanceOf(Page);
     expect(page.data).toHaveLength(20);
     expect(page).toMatchObject({ total: 45, page: 1, limit: 20 });
@@ -38,7 +80,7 @@ describe('PagePromise', () => {
 
   it('gives the first page with its response', async () => {
     const { fetchPage } = source(5, 20);
-    const { data, response } = await new PagePromise(fetchPage, 1).withResponse();
+    const { data, response } = await new PagePromise(fetchPage).withResponse();
     expect(data).toBeInstanceOf(Page);
     expect(data.data).toEqual([0, 1, 2, 3, 4]);
     expect(response.headers.get('x-page')).toBe('1');
@@ -54,14 +96,14 @@ describe('PagePromise', () => {
     [5, 1, [1, 2, 3, 4, 5]],
   ])('with total %i and limit %i asks for pages %j and no more', async (total, limit, pages) => {
     const { asked, fetchPage } = source(total, limit);
-    const items = await collect(new PagePromise(fetchPage, 1));
+    const items = await collect(new PagePromise(fetchPage));
     expect(items).toEqual(Array.from({ length: total }, (_, i) => i));
     expect(asked).toEqual(pages);
   });
 
   it('goes page by page with iterPages', async () => {
     const { asked, fetchPage } = source(45, 20);
-    const pages = await collect(new PagePromise(fetchPage, 1).iterPages());
+    const pages = await collect(new PagePromise(fetchPage).iterPages());
     expect(pages.map((p) => [p.page, p.data.length])).toEqual([
       [1, 20],
       [2, 20],
@@ -71,16 +113,35 @@ describe('PagePromise', () => {
     expect(asked).toEqual([1, 2, 3]);
   });
 
-  it('starts at the page asked for', async () => {
-    const { asked, fetchPage } = source(45, 20);
-    const items = await collect(new PagePromise(fetchPage, 2));
+  it('starts at the page asked for, then follows cursors', async () => {
+    const { asked, cursors, fetchPage } = source(45, 20, 2);
+    const items = await collect(new PagePromise(fetchPage));
     expect(items).toEqual(Array.from({ length: 25 }, (_, i) => 20 + i));
     expect(asked).toEqual([2, 3]);
+    expect(cursors).toEqual(['c40']);
+  });
+
+  it('exposes each page’s cursor and the walk’s sync checkpoint', async () => {
+    const { fetchPage } = source(45, 20);
+    const pages = await collect(new PagePromise(fetchPage).iterPages());
+    expect(pages.map((p) => p.nextCursor)).toEqual(['c20', 'c40', null]);
+    expect(pages.map((p) => p.syncCheckpoint)).toEqual(Array(3).fill('2026-11-23T12:00:00.000Z'));
+  });
+
+  it('pages by number where the server sends no cursor', async () => {
+    const { asked, fetchPage } = numberedSource(45, 20);
+    const pages = await collect(new PagePromise(fetchPage).iterPages());
+    expect(pages.map((p) => [p.page, p.data.length, p.nextCursor])).toEqual([
+      [1, 20, null],
+      [2, 20, null],
+      [3, 5, null],
+    ]);
+    expect(asked).toEqual([1, 2, 3]);
   });
 
   it('stops at an empty page past the end', async () => {
-    const { asked, fetchPage } = source(45, 20);
-    const page = await new PagePromise(fetchPage, 7);
+    const { asked, fetchPage } = source(45, 20, 7);
+    const page = await new PagePromise(fetchPage);
     expect(page.data).toEqual([]);
     expect(page.total).toBe(45);
     expect(page.hasNextPage()).toBe(false);
@@ -90,16 +151,16 @@ describe('PagePromise', () => {
 
   it('passes a failed first page on to every consumer', async () => {
     const failing = () => Promise.reject(new Error('boom'));
-    await expect(new PagePromise<number>(failing, 1)).rejects.toThrow('boom');
-    await expect(collect(new PagePromise<number>(failing, 1))).rejects.toThrow('boom');
-    await expect(collect(new PagePromise<number>(failing, 1).iterPages())).rejects.toThrow('boom');
+    await expect(new PagePromise<number>(failing)).rejects.toThrow('boom');
+    await expect(collect(new PagePromise<number>(failing))).rejects.toThrow('boom');
+    await expect(collect(new PagePromise<number>(failing).iterPages())).rejects.toThrow('boom');
   });
 });
 
 describe('Page', () => {
   it('fetches the next page, and refuses to go past the last', async () => {
     const { asked, fetchPage } = source(25, 20);
-    const first = await new PagePromise(fetchPage, 1);
+    const first = await new PagePromise(fetchPage);
     const second = await first.getNextPage();
     expect(second.page).toBe(2);
     expect(second.data).toEqual([20, 21, 22, 23, 24]);
@@ -110,7 +171,7 @@ describe('Page', () => {
 
   it('iterates from itself onwards', async () => {
     const { asked, fetchPage } = source(45, 20);
-    const second = await (await new PagePromise(fetchPage, 1)).getNextPage();
+    const second = await (await new PagePromise(fetchPage)).getNextPage();
     expect(await collect(second)).toEqual(Array.from({ length: 25 }, (_, i) => 20 + i));
     expect(asked).toEqual([1, 2, 3]);
   });
@@ -118,7 +179,7 @@ describe('Page', () => {
   it('fetches a page only when the loop reaches it', async () => {
     const { asked, fetchPage } = source(100, 10);
     const seen: number[] = [];
-    for await (const item of new PagePromise(fetchPage, 1)) {
+    for await (const item of new PagePromise(fetchPage)) {
       seen.push(item);
       if (item === 14) break;
     }

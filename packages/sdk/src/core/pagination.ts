@@ -6,22 +6,42 @@ export interface ListEnvelope<Item> {
   total: number;
   page: number;
   limit: number;
+  next_cursor: string | null;
+  sync_checkpoint: string;
 }
 
-/** Fetches one page of a list: the same query with another `page`. */
-export type PageFetcher<Item> = (page: number) => Promise<WithResponse<ListEnvelope<Item>>>;
+/**
+ * Fetches one page of a list: with no cursor, the list's own query; with one, the same filters
+ * continuing after the page that gave it. (A server without cursors is asked for `page` instead.)
+ */
+export type PageFetcher<Item> = (
+  next: { cursor: string } | { page: number } | undefined,
+) => Promise<WithResponse<ListEnvelope<Item>>>;
 
 /**
- * One page of a list. `data` holds its items; `total` counts every match. The page knows how to
- * fetch the next one and never asks for a page past the end.
+ * One page of a list. `data` holds its items; `total` counts every match (when the walk began, on
+ * pages after the first). The page knows how to fetch the next one, by its `nextCursor`, and never
+ * asks for a page past the end.
  */
 export class Page<Item> implements AsyncIterable<Item> {
   readonly data: Item[];
   readonly total: number;
   readonly page: number;
   readonly limit: number;
+  /**
+   * Where the next page starts, or `null` after the last one. Store it to resume a walk later
+   * (after a crash, say): pass it as `cursor` with the same filters.
+   */
+  readonly nextCursor: string | null;
+  /**
+   * Where the next sync starts: pass it as `updated_since` (`since` for check-ins) once this walk
+   * is done, and every change committed after the walk began comes again. Items changed in the
+   * minute before come twice: de-duplicate by `id`.
+   */
+  readonly syncCheckpoint: string;
   /** The raw response of this page. */
   readonly response: Response;
+  private readonly cursorless: boolean;
 
   constructor(
     envelope: ListEnvelope<Item>,
@@ -32,12 +52,16 @@ export class Page<Item> implements AsyncIterable<Item> {
     this.total = envelope.total;
     this.page = envelope.page;
     this.limit = envelope.limit;
+    this.cursorless = envelope.next_cursor === undefined;
+    this.nextCursor = envelope.next_cursor ?? null;
+    this.syncCheckpoint = envelope.sync_checkpoint;
     this.response = response;
   }
 
-  /** Whether items remain after this page (judged by `total`, so no empty last request). */
+  /** Whether items remain after this page (no empty last request is ever needed). */
   hasNextPage(): boolean {
-    return this.data.length > 0 && this.page * this.limit < this.total;
+    if (this.cursorless) return this.data.length > 0 && this.page * this.limit < this.total;
+    return this.nextCursor !== null;
   }
 
   /** The next page; throws if there is none (check `hasNextPage()` first). */
@@ -45,7 +69,9 @@ export class Page<Item> implements AsyncIterable<Item> {
     if (!this.hasNextPage()) {
       throw new Error('No next page: check hasNextPage() before calling getNextPage().');
     }
-    const { data, response } = await this.fetchPage(this.page + 1);
+    const { data, response } = await this.fetchPage(
+      this.nextCursor === null ? { page: this.page + 1 } : { cursor: this.nextCursor },
+    );
     return new Page(data, response, this.fetchPage);
   }
 
@@ -70,9 +96,9 @@ export class Page<Item> implements AsyncIterable<Item> {
  * pages, or call `.iterPages()` to go page by page.
  */
 export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
-  constructor(fetchPage: PageFetcher<Item>, firstPage: number) {
+  constructor(fetchPage: PageFetcher<Item>) {
     super(
-      fetchPage(firstPage).then(({ data, response }) => ({
+      fetchPage(undefined).then(({ data, response }) => ({
         data: new Page(data, response, fetchPage),
         response,
       })),
