@@ -294,9 +294,12 @@ describe('examples/sync-orders', () => {
     });
     expect(rows.find((row) => row.status === 'cancelled')).toBeDefined();
 
+    // The checkpoint: a minute before the run's first page was served.
     const resume = /Next incremental sync: --since (\S+)/.exec(run.stderr)?.[1];
     expect(resume, run.stderr).toMatch(/Z$/);
-    expect(rows.every((row) => row.updated_at! <= resume!)).toBe(true);
+    const sinceResume = Date.now() - Date.parse(resume!);
+    expect(sinceResume).toBeGreaterThanOrEqual(60_000);
+    expect(sinceResume).toBeLessThan(120_000);
 
     // A refund after the export: the incremental run (all events, to stdout) brings it back.
     await cancelFixtureOrder(organisationId, commaBuyerOrderId, true);
@@ -309,8 +312,8 @@ describe('examples/sync-orders', () => {
       refunded_amount: '26.50',
       refunded_amount_minor: '2650',
     });
-    // Nothing else changed: the buyer's order was the last one written before the export.
-    expect(changed.map((row) => row.order_id)).toEqual([commaBuyerOrderId]);
+    // Orders of the overlap minute come again, each once.
+    expect(new Set(changed.map((row) => row.order_id)).size).toBe(changed.length);
   });
 });
 

@@ -98,15 +98,12 @@ async function sync(client: Boxoffice, options: SyncOptions, sink: Sink): Promis
 
   await sink.write(csvRow(COLUMNS));
   const seen = new Set<string>();
-  let latest: string | undefined;
   for await (const order of orders) {
-    // An order changed during the run moves to the end of an `updated_since` list and can come
-    // twice; the incremental run after this one picks up anything the shift skipped.
+    // The list follows cursors, so no order is skipped when others change meanwhile; one changed
+    // during the run comes again later in it (its newer version), and is written once.
     if (seen.has(order.id)) continue;
     seen.add(order.id);
     await sink.write(csvRow(orderRow(order, eventNames)));
-    // Same-format UTC timestamps compare correctly as strings.
-    if (latest === undefined || order.updated_at > latest) latest = order.updated_at;
     progress.tick();
   }
   progress.finish();
@@ -115,9 +112,9 @@ async function sync(client: Boxoffice, options: SyncOptions, sink: Sink): Promis
   note(
     `Exported ${seen.size} ${seen.size === 1 ? 'order' : 'orders'} to ${options.out ?? 'stdout'}.`,
   );
-  // Orders updated at exactly this instant come again next time: import by order_id (upsert).
-  const resume = latest ?? options.since;
-  if (resume) note(`Next incremental sync: --since ${resume}`);
+  // The walk's checkpoint: a minute before it began, so that an order whose change committed
+  // late still comes next time. Orders of that minute come again: import by order_id (upsert).
+  note(`Next incremental sync: --since ${first.syncCheckpoint}`);
 }
 
 async function main(argv: string[]): Promise<number> {
