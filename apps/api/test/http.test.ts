@@ -356,6 +356,41 @@ describe('outside /api/v1', () => {
     expect(schemaOf('email')).toMatchObject({ type: 'string', maxLength: 320 });
   });
 
+  it('documents cursors on every list: the parameter and next_cursor, each with an example', async () => {
+    const document = (await call(server, 'GET', '/openapi.json')).body;
+    for (const list of [
+      'events',
+      'tiers',
+      'orders',
+      'tickets',
+      'attendees',
+      'checkins',
+      'payouts',
+    ]) {
+      const operation = document.paths[`/${list}`].get;
+      const cursor = operation.parameters.find((p: { name: string }) => p.name === 'cursor');
+      expect(cursor.schema, list).toMatchObject({ type: 'string', example: expect.any(String) });
+      expect(cursor.description ?? cursor.schema.description).toMatch(/next_cursor/);
+      const envelope = operation.responses['200'].content['application/json'].schema;
+      expect(envelope.required).toEqual(
+        expect.arrayContaining([
+          'data',
+          'total',
+          'page',
+          'limit',
+          'next_cursor',
+          'sync_checkpoint',
+        ]),
+      );
+      expect(envelope.properties.next_cursor).toMatchObject({
+        type: ['string', 'null'],
+        example: expect.any(String),
+      });
+      expect(envelope.properties.sync_checkpoint.description).toMatch(/updated_since/);
+      expect(operation.description).toMatch(/next_cursor/);
+    }
+  });
+
   it('GET /docs renders the reference as HTML', async () => {
     const response = await fetch(`${server.baseUrl}/docs`);
     expect(response.status).toBe(200);

@@ -77,6 +77,10 @@ export const TimestampSchema = z
 /** How long after its `updated_at` (or `created_at`) a write may still commit: see `sync_checkpoint`. */
 export const SYNC_OVERLAP_SECONDS = 60;
 
+/** What a cursor looks like, for the OpenAPI document (opaque: never build or parse one). */
+const CURSOR_EXAMPLE =
+  'eyJ2IjoxLCJhIjpbIjIwMjYtMTEtMDJUMTA6MTU6MDAuMDAwKzAwOjAwIiwib3JkXzBWYmdBVWEza1Q5bVEyeExyOFpwMVdjRSJdfQ.hH3c1Y5r2GJ0K0m8b3bI5w';
+
 export const listEnvelope = <T extends z.ZodTypeAny>(item: T) =>
   z.object({
     data: z.array(item),
@@ -93,12 +97,15 @@ export const listEnvelope = <T extends z.ZodTypeAny>(item: T) =>
       .positive()
       .describe("This page's number; on a page reached with a cursor, its place in the walk."),
     limit: z.number().int().positive(),
-    next_cursor: z
-      .string()
-      .nullable()
-      .describe(
-        'Send as `cursor`, with the same filters, for the next page; `null` after the last page.',
-      ),
+    next_cursor: Object.assign(
+      z
+        .string()
+        .nullable()
+        .describe(
+          'Send as `cursor`, with the same filters, for the next page; `null` after the last page.',
+        ),
+      { metaOpenApi: { example: CURSOR_EXAMPLE } },
+    ),
     sync_checkpoint: TimestampSchema.describe(
       `Where the next sync starts: pass it as \`updated_since\` (\`since\` for check-ins) to see every change committed after this walk began. It is when the walk's first page was served, less ${SYNC_OVERLAP_SECONDS} s (a write may commit that long after its timestamp), so a few items come again: de-duplicate by \`id\`.`,
     ),
@@ -241,7 +248,7 @@ const cursorParam = queryParam<string, string>(
       ? { ok: true, value }
       : { ok: false },
   'The `next_cursor` of the previous page: continues the same list, with the same filters, after its last item. Not with `page`.',
-  { type: 'string', maxLength: 2000 },
+  { type: 'string', maxLength: 2000, example: CURSOR_EXAMPLE },
 );
 
 /**
