@@ -8,7 +8,7 @@
  *                                      its state, update the ticket and the attendee, insert the
  *                                      check-in and the three change records
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { loadBareServerConfig } from './config.ts';
@@ -166,27 +166,65 @@ function integerParam(query: URLSearchParams, name: string, max: number, fallbac
   return value;
 }
 
+/** The key that signs list cursors, as the API reads it (`server_secrets`), once. */
+let cursorSecret: Promise<Buffer> | undefined;
+const secret = () =>
+  (cursorSecret ??= pool
+    .query<{ value: string }>(`select value from server_secrets where name = 'list_cursor'`)
+    .then(({ rows }) => Buffer.from(rows[0]!.value, 'utf8')));
+
+/** The digest of no filters, as the API binds a cursor to its filters. */
+const NO_FILTERS = createHash('sha256').update('[]').digest('base64url').slice(0, 16);
+
+/** The API's `next_cursor`: the walk's state after `after`, signed for this list and organisation. */
+async function nextCursor(
+  organisationId: string,
+  after: unknown[],
+  page: number,
+  total: number,
+  startedAt: number,
+) {
+  const payload = Buffer.from(
+    JSON.stringify({ v: 1, a: after, p: page, t: total, s: startedAt, f: NO_FILTERS }),
+  ).toString('base64url');
+  const signature = createHmac('sha256', await secret())
+    .update(`events\n${organisationId}\n${payload}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
+  return `${payload}.${signature}`;
+}
+
 async function listEvents(req: IncomingMessage, res: ServerResponse, search: string) {
   const auth = await authenticate(req, 'read');
+  const startedAt = Date.now();
   const query = new URLSearchParams(search);
   const limit = integerParam(query, 'limit', 100, 20);
   const page = integerParam(query, 'page', Number.MAX_SAFE_INTEGER, 1);
-  const [data, count] = await Promise.all([
-    pool.query<EventRow>(
-      `select * from events where organisation_id = $1
+  const [found, count] = await Promise.all([
+    pool.query<EventRow & { sort_key: unknown[] }>(
+      `select *, json_build_array(created_at, id) as sort_key from events
+        where organisation_id = $1
         order by created_at asc, id asc limit $2 offset $3`,
-      [auth.organisationId, limit, (page - 1) * limit],
+      [auth.organisationId, limit + 1, (page - 1) * limit],
     ),
     pool.query<{ count: string }>(
       'select count(*) as count from events where organisation_id = $1',
       [auth.organisationId],
     ),
   ]);
+  const total = Number(count.rows[0]?.count ?? 0);
+  const rows = found.rows.slice(0, limit);
   send(res, 200, {
-    data: data.rows.map(toEvent),
-    total: Number(count.rows[0]?.count ?? 0),
+    data: rows.map(toEvent),
+    total,
     page,
     limit,
+    next_cursor:
+      found.rows.length > limit
+        ? await nextCursor(auth.organisationId, rows.at(-1)!.sort_key, page + 1, total, startedAt)
+        : null,
+    sync_checkpoint: new Date(startedAt - 60_000).toISOString(),
   });
 }
 

@@ -31,6 +31,18 @@ export interface IterateResult {
   peakHeapBytes: number;
   peakGrowthBytes: number;
   samples: number;
+  deepPage: DeepPageResult;
+}
+
+/** The latency of a deep cursor page against the first cursor page of the same list. */
+export interface DeepPageResult {
+  /** Which cursor page was measured as deep (the 1,000th when the list has that many). */
+  depth: number;
+  limit: number;
+  firstMedianMs: number;
+  deepMedianMs: number;
+  firstMs: number[];
+  deepMs: number[];
 }
 
 const client = (settings: Settings) =>
@@ -113,6 +125,53 @@ async function iterate(settings: Settings): Promise<IterateResult> {
     peakHeapBytes: peak,
     peakGrowthBytes: peak - baseline,
     samples,
+    deepPage: await deepPage(settings, sdk),
+  };
+}
+
+/**
+ * The server's time for the first cursor page (the list's second page) and for a deep one (the
+ * 1,000th cursor page, or the last there is): the cursors are collected by walking the list, then
+ * each page is fetched in turn, alternating, and timed from request to parsed body.
+ */
+async function deepPage(settings: Settings, sdk: Boxoffice): Promise<DeepPageResult> {
+  const limit = 50;
+  const cursors: string[] = [];
+  for await (const page of sdk.events.list({ limit }).iterPages()) {
+    if (page.nextCursor) cursors.push(page.nextCursor);
+    if (cursors.length > 1000) break;
+  }
+  const depth = Math.min(1000, cursors.length);
+  if (depth < 2) throw new Error('too few pages for a deep cursor page');
+  const headers = { Authorization: `Bearer ${settings.apiKey}` };
+  const timed = async (cursor: string) => {
+    const started = performance.now();
+    const response = await fetch(`${settings.baseURL}/events?limit=${limit}&cursor=${cursor}`, {
+      headers,
+    });
+    const body = (await response.json()) as { data?: unknown[] };
+    if (!response.ok || body.data?.length !== limit)
+      throw new Error(`cursor page: ${response.status}`);
+    return performance.now() - started;
+  };
+  const firstMs: number[] = [];
+  const deepMs: number[] = [];
+  for (let i = 0; i < 220; i++) {
+    const first = await timed(cursors[0]!);
+    const deep = await timed(cursors[depth - 1]!);
+    // The first 20 of each warm up.
+    if (i >= 20) {
+      firstMs.push(first);
+      deepMs.push(deep);
+    }
+  }
+  return {
+    depth,
+    limit,
+    firstMedianMs: median(firstMs),
+    deepMedianMs: median(deepMs),
+    firstMs,
+    deepMs,
   };
 }
 
