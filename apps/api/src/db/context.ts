@@ -7,6 +7,7 @@ import {
 import type { TenantContext } from '../core/context';
 import { notFound, serviceUnavailable } from '../core/errors';
 import { looksLikeId, type IdKind } from '../core/ids';
+import { isoTime } from '../core/iso-time';
 
 /**
  * The longest a write transaction may run. Rows are stamped (`updated_at`) while the transaction
@@ -41,9 +42,9 @@ export function inTransaction<C extends TenantContext, T>(
   return boundedTransaction(ctx.em, (em) => work({ ...ctx, em }));
 }
 
-export const iso = (date: Date): string => date.toISOString();
+export const iso = (date: Date): string => isoTime(date);
 export const isoOrNull = (date: Date | null | undefined): string | null =>
-  date ? date.toISOString() : null;
+  date ? isoTime(date) : null;
 
 /** Escapes LIKE wildcards so user text matches literally. */
 export const likeEscape = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);

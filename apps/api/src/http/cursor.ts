@@ -1,4 +1,10 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
 import { badRequest } from '../core/errors';
 import type { SortValue } from '../db/pages';
 
@@ -44,8 +50,16 @@ function canonicalFilters(filters: Record<string, unknown>): string {
 const digest = (filters: Record<string, unknown>): string =>
   createHash('sha256').update(canonicalFilters(filters)).digest('base64url').slice(0, 16);
 
+// Prepared once per secret: a raw key would be imported again on every signature.
+const keys = new WeakMap<Buffer, KeyObject>();
+const keyOf = (secret: Buffer): KeyObject => {
+  let key = keys.get(secret);
+  if (!key) keys.set(secret, (key = createSecretKey(secret)));
+  return key;
+};
+
 const sign = (secret: Buffer, scope: CursorScope, payload: string): Buffer =>
-  createHmac('sha256', secret)
+  createHmac('sha256', keyOf(secret))
     .update(`${scope.list}\n${scope.organisationId}\n${payload}`)
     .digest()
     .subarray(0, SIGNATURE_BYTES);
