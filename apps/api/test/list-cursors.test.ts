@@ -266,3 +266,41 @@ describe('cursors that do not fit', () => {
     expectError(repeated, 400, 'cursor must be the next_cursor of an earlier page of this list');
   });
 });
+
+describe('list rows', () => {
+  it('are what the ORM itself maps, for every list', async () => {
+    const tenant = await createTenant();
+    await buildEvent(tenant.organisationId, { tickets: 2 });
+    const em = (await getTestOrm()).em.fork();
+    // Times the general parser and the quick one must read alike: microseconds, early years.
+    await em.execute(
+      `update events set starts_at = '0050-03-01 10:00:00.123456+00', ends_at = '9999-12-31 23:59:59.999999+00'
+        where organisation_id = ?`,
+      [tenant.organisationId],
+    );
+    const { entities } = await import('../src/modules/entities');
+    const { findPage } = await import('../src/db/pages');
+    const listed = ['Event', 'Tier', 'Order', 'Ticket', 'Attendee', 'Checkin', 'Payout'];
+    const lists = entities.filter((e) => listed.includes(e.name));
+    expect(lists).toHaveLength(listed.length);
+    for (const entity of lists) {
+      const where = { organisationId: tenant.organisationId };
+      const page = await findPage(em as never, entity as never, where as never, {
+        limit: 100,
+        page: 1,
+        count: false,
+      });
+      const mapped = await em
+        .createQueryBuilder(entity as never)
+        .select('*')
+        .where(where as never)
+        .orderBy({ createdAt: 'asc', id: 'asc' } as never)
+        .execute<Record<string, unknown>[]>('all', true);
+      const rows = page.data.map((row) => {
+        const { page_sort_key: _key, ...rest } = row as Record<string, unknown>;
+        return rest;
+      });
+      expect(rows, entity.name).toEqual(mapped);
+    }
+  });
+});

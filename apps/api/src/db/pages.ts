@@ -1,4 +1,10 @@
-import { raw, type EntityManager, type EntityName, type FilterQuery } from '@mikro-orm/postgresql';
+import {
+  raw,
+  type EntityManager,
+  type EntityMetadata,
+  type EntityName,
+  type FilterQuery,
+} from '@mikro-orm/postgresql';
 
 /**
  * Where a page starts: by number (`offset` pages), or right after a sort key (`after`, a cursor
@@ -30,6 +36,66 @@ type Sortable = { createdAt: Date; updatedAt: Date; id: string };
 const SORT_KEY = 'page_sort_key';
 
 /**
+ * A `timestamptz` as PostgreSQL sends it to a UTC session (`2026-11-23 14:05:09.123456+00`), read
+ * as a `Date` by slicing rather than by a general date parser; anything else by `fallback`.
+ */
+const PG_UTC_TIMESTAMP = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?\+00$/;
+function parseTimestamp(text: string, fallback: (text: string) => unknown): unknown {
+  const m = PG_UTC_TIMESTAMP.exec(text);
+  if (!m) return fallback(text);
+  const ms = m[7] ? Number(m[7].padEnd(3, '0').slice(0, 3)) : 0;
+  const date = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, ms));
+  // Date.UTC reads years 0–99 as 1900–1999.
+  if (+m[1]! < 100) date.setUTCFullYear(+m[1]!);
+  return date;
+}
+
+/** Scalars the driver already delivers as the entity holds them. */
+const AS_DELIVERED = new Set(['string', 'number', 'boolean']);
+
+type RowMapper = (raw: Record<string, unknown>) => Record<string, unknown>;
+const rowMappers = new WeakMap<EntityMetadata, RowMapper | null>();
+
+/**
+ * Maps a raw row (column names, timestamps as text) to the entity's property names and types, as
+ * the ORM's own mapping does, for entities of plain columns; null for any other entity, which
+ * the ORM then maps.
+ */
+function rowMapper(em: EntityManager, meta: EntityMetadata): RowMapper | null {
+  let mapper = rowMappers.get(meta);
+  if (mapper !== undefined) return mapper;
+  const fields: [property: string, column: string, timestamp: boolean][] = [];
+  let plain = true;
+  for (const prop of meta.props) {
+    if (prop.persist === false) continue;
+    const timestamp = prop.runtimeType === 'Date';
+    const simple =
+      prop.kind === 'scalar' &&
+      prop.fieldNames.length === 1 &&
+      !prop.customType &&
+      (timestamp || AS_DELIVERED.has(prop.runtimeType) || prop.type === 'date');
+    if (!simple) plain = false;
+    fields.push([prop.name, prop.fieldNames[0]!, timestamp]);
+  }
+  const platform = em.getPlatform();
+  const fallback = (text: string) => platform.parseDate(text);
+  mapper = plain
+    ? (raw) => {
+        const row: Record<string, unknown> = {};
+        for (const [property, column, timestamp] of fields) {
+          const value = raw[column];
+          row[property] =
+            timestamp && typeof value === 'string' ? parseTimestamp(value, fallback) : value;
+        }
+        row[SORT_KEY] = raw[SORT_KEY];
+        return row;
+      }
+    : null;
+  rowMappers.set(meta, mapper);
+  return mapper;
+}
+
+/**
  * One page of `entity` rows matching `where`. Lists are ordered by `created_at` then `id` (stable
  * while rows are appended), or by `updated_at` then `id` when syncing with `updated_since`, or by
  * the properties of `order` (the last of them unique). A page reads one row more than it returns,
@@ -47,7 +113,8 @@ export async function findPage<T extends Sortable>(
   order?: readonly (keyof T & string)[],
 ): Promise<Page<T>> {
   const keys = order ?? (request.updated_since ? ['updatedAt', 'id'] : ['createdAt', 'id']);
-  const { properties } = em.getMetadata().get(entity);
+  const meta = em.getMetadata().get(entity);
+  const { properties } = meta;
   const columns = keys.map(
     (key) => `"${properties[key as keyof typeof properties].fieldNames[0]}"`,
   );
@@ -76,10 +143,14 @@ export async function findPage<T extends Sortable>(
         .where(where as never)
         .execute<{ count: string | number }>('get', false)
     : undefined;
-  const [found, counted] = await Promise.all([
-    rows.execute<(T & { [SORT_KEY]: SortValue[] })[]>('all', true),
-    count,
-  ]);
+  const mapper = rowMapper(em, meta as EntityMetadata);
+  const read = mapper
+    ? rows.execute<Record<string, unknown>[]>('all', false).then((raws) => raws.map(mapper))
+    : rows.execute<Record<string, unknown>[]>('all', true);
+  const [found, counted] = (await Promise.all([read, count])) as [
+    (T & { [SORT_KEY]: SortValue[] })[],
+    { count: string | number } | undefined,
+  ];
   const more = found.length > request.limit;
   const data = more ? found.slice(0, request.limit) : found;
   return {
