@@ -4,6 +4,7 @@ import {
   type EntityMetadata,
   type EntityName,
   type FilterQuery,
+  ReferenceKind,
 } from '@mikro-orm/postgresql';
 
 /**
@@ -70,7 +71,7 @@ function rowMapper(em: EntityManager, meta: EntityMetadata): RowMapper | null {
     if (prop.persist === false) continue;
     const timestamp = prop.runtimeType === 'Date';
     const simple =
-      prop.kind === 'scalar' &&
+      prop.kind === ReferenceKind.SCALAR &&
       prop.fieldNames.length === 1 &&
       !prop.customType &&
       (timestamp || AS_DELIVERED.has(prop.runtimeType) || prop.type === 'date');
