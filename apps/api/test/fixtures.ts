@@ -150,3 +150,32 @@ export async function failCheckinInsertsAt(gate: string): Promise<() => Promise<
     await orm.em.fork().execute('delete from test_failing_gates where gate = ?', [gate]);
   };
 }
+
+/** The lists of the API, by path. */
+export const LISTS = [
+  'events',
+  'tiers',
+  'orders',
+  'tickets',
+  'attendees',
+  'checkins',
+  'payouts',
+] as const;
+
+/**
+ * Draft events written straight to the table (named `v0`), `created_at` and `updated_at` as
+ * given, to the microsecond; returns their ids in that order.
+ */
+export async function insertEvents(organisationId: string, stamps: string[]): Promise<string[]> {
+  const em = (await getTestOrm()).em.fork();
+  const rows = await em.execute<{ id: string }[]>(
+    `insert into events (id, organisation_id, name, timezone, starts_at, ends_at, currency,
+                         status, created_at, updated_at)
+     select 'evt_' || substr(md5(random()::text), 1, 24), ?, 'v0', 'UTC',
+            '2027-01-01T18:00:00Z', '2027-01-01T22:00:00Z', 'EUR', 'draft', stamp::timestamptz, stamp::timestamptz
+       from json_array_elements_text(?::json) with ordinality as s(stamp, n)
+     returning id`,
+    [organisationId, JSON.stringify(stamps)],
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Orm } from '../src/db/orm';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
+import { LISTS } from './fixtures';
 import {
   call,
   unreachableOrm,
@@ -358,15 +359,7 @@ describe('outside /api/v1', () => {
 
   it('documents cursors on every list: the parameter and next_cursor, each with an example', async () => {
     const document = (await call(server, 'GET', '/openapi.json')).body;
-    for (const list of [
-      'events',
-      'tiers',
-      'orders',
-      'tickets',
-      'attendees',
-      'checkins',
-      'payouts',
-    ]) {
+    for (const list of LISTS) {
       const operation = document.paths[`/${list}`].get;
       const cursor = operation.parameters.find((p: { name: string }) => p.name === 'cursor');
       expect(cursor.schema, list).toMatchObject({ type: 'string', example: expect.any(String) });

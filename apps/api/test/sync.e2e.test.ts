@@ -1,7 +1,8 @@
-import { Boxoffice, type Event } from '@boxoffice/sdk';
+import { Boxoffice } from '@boxoffice/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { boundedTransaction, MAX_WRITE_TRANSACTION_MS } from '../src/db/context';
 import { createEvent } from '../src/modules/events/event.service';
+import { insertEvents } from './fixtures';
 import {
   createTenant,
   getTestOrm,
@@ -25,21 +26,13 @@ const ISO_MS = `to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `count` events of the organisation, written straight to the table an hour ago. */
-async function seedEvents(organisationId: string, count: number): Promise<string[]> {
-  const em = (await getTestOrm()).em.fork();
-  const rows = await em.execute<{ id: string }[]>(
-    `insert into events (id, organisation_id, name, timezone, starts_at, ends_at, currency,
-                         status, created_at, updated_at)
-     select 'evt_' || substr(md5(random()::text || n), 1, 24), ?, 'v0', 'UTC',
-            '2027-01-01T18:00:00Z', '2027-01-01T22:00:00Z', 'EUR', 'draft',
-            now() - interval '1 hour' + n * interval '1 millisecond',
-            now() - interval '1 hour' + n * interval '1 millisecond'
-       from generate_series(1, ?) as n
-     returning id`,
-    [organisationId, count],
+const seedEvents = (organisationId: string, count: number): Promise<string[]> => {
+  const start = Date.now() - 3600_000;
+  return insertEvents(
+    organisationId,
+    Array.from({ length: count }, (_, n) => new Date(start + n).toISOString()),
   );
-  return rows.map((row) => row.id);
-}
+};
 
 interface Delivery {
   id: string;
@@ -52,7 +45,7 @@ async function syncOnce(client: Boxoffice, since: string, pause = 0) {
   const delivered: Delivery[] = [];
   let checkpoint = '';
   for await (const page of client.events.list({ updated_since: since, limit: 50 }).iterPages()) {
-    for (const event of page.data as Event[]) {
+    for (const event of page.data) {
       delivered.push({ id: event.id, name: event.name, updated_at: event.updated_at });
     }
     checkpoint = page.syncCheckpoint;
