@@ -1,14 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  booleanParam,
   commonResponses,
+  booleanParam,
   PaginationQuerySchema,
   readRoutes,
   textParam,
-  timestampParam,
   TimestampSchema,
 } from './common';
+import { byEvent, sinceUpdated } from './list-filters';
 
 const c = initContract();
 
@@ -32,12 +32,12 @@ export const AttendeeSchema = z.object({
 export type Attendee = z.infer<typeof AttendeeSchema>;
 
 export const AttendeeListQuerySchema = PaginationQuerySchema.extend({
-  event_id: textParam('event_id', 80),
+  ...byEvent,
   order_id: textParam('order_id', 80),
   ticket_id: textParam('ticket_id', 80),
   email: textParam('email', 320),
   checked_in: booleanParam('checked_in'),
-  updated_since: timestampParam('updated_since'),
+  ...sinceUpdated,
 });
 export type AttendeeListQuery = z.input<typeof AttendeeListQuerySchema>;
 

@@ -13,6 +13,7 @@ import {
   timestampParam,
   TimestampSchema,
 } from './common';
+import { byEvent } from './list-filters';
 
 const c = initContract();
 
@@ -57,7 +58,7 @@ export const CheckinCreateSchema = z
 export type CheckinCreate = z.infer<typeof CheckinCreateSchema>;
 
 export const CheckinListQuerySchema = PaginationQuerySchema.extend({
-  event_id: textParam('event_id', 80),
+  ...byEvent,
   ticket_id: textParam('ticket_id', 80),
   direction: enumListParam('direction', CHECKIN_DIRECTIONS),
   gate: textParam('gate', 100),

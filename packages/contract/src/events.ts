@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   commonResponses,
   CurrencySchema,
-  enumListParam,
   IdPathSchema,
   itemEnvelope,
   mutationResponses,
@@ -16,6 +15,7 @@ import {
   TimeZoneSchema,
   writeRoute,
 } from './common';
+import { byStatus, sinceUpdated } from './list-filters';
 
 const c = initContract();
 
@@ -81,10 +81,10 @@ export const EventUpdateSchema = z
 export type EventUpdate = z.infer<typeof EventUpdateSchema>;
 
 export const EventListQuerySchema = PaginationQuerySchema.extend({
-  status: enumListParam('status', EVENT_STATUSES),
+  ...byStatus(EVENT_STATUSES),
   starts_after: timestampParam('starts_after'),
   starts_before: timestampParam('starts_before'),
-  updated_since: timestampParam('updated_since'),
+  ...sinceUpdated,
   q: textParam('q'),
 });
 export type EventListQuery = z.input<typeof EventListQuerySchema>;

@@ -2,13 +2,12 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   commonResponses,
-  enumListParam,
   PaginationQuerySchema,
   readRoutes,
   textParam,
-  timestampParam,
   TimestampSchema,
 } from './common';
+import { byEvent, byStatus, sinceUpdated } from './list-filters';
 
 const c = initContract();
 
@@ -38,11 +37,11 @@ export const OrderSchema = z.object({
 export type Order = z.infer<typeof OrderSchema>;
 
 export const OrderListQuerySchema = PaginationQuerySchema.extend({
-  event_id: textParam('event_id', 80),
-  status: enumListParam('status', ORDER_STATUSES),
+  ...byEvent,
+  ...byStatus(ORDER_STATUSES),
   email: textParam('email', 320),
   reference: textParam('reference', 40),
-  updated_since: timestampParam('updated_since'),
+  ...sinceUpdated,
 });
 export type OrderListQuery = z.input<typeof OrderListQuerySchema>;
 

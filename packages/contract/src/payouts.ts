@@ -3,13 +3,11 @@ import { z } from 'zod';
 import {
   commonResponses,
   DateSchema,
-  enumListParam,
   PaginationQuerySchema,
   readRoutes,
-  textParam,
-  timestampParam,
   TimestampSchema,
 } from './common';
+import { byEvent, byStatus, sinceUpdated } from './list-filters';
 
 const c = initContract();
 
@@ -37,9 +35,9 @@ export const PayoutSchema = z.object({
 export type Payout = z.infer<typeof PayoutSchema>;
 
 export const PayoutListQuerySchema = PaginationQuerySchema.extend({
-  event_id: textParam('event_id', 80),
-  status: enumListParam('status', PAYOUT_STATUSES),
-  updated_since: timestampParam('updated_since'),
+  ...byEvent,
+  ...byStatus(PAYOUT_STATUSES),
+  ...sinceUpdated,
 });
 export type PayoutListQuery = z.input<typeof PayoutListQuerySchema>;
 

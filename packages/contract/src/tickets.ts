@@ -2,13 +2,12 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   commonResponses,
-  enumListParam,
   PaginationQuerySchema,
   readRoutes,
   textParam,
-  timestampParam,
   TimestampSchema,
 } from './common';
+import { byEvent, byStatus, sinceUpdated } from './list-filters';
 
 const c = initContract();
 
@@ -34,12 +33,12 @@ export const TicketSchema = z.object({
 export type Ticket = z.infer<typeof TicketSchema>;
 
 export const TicketListQuerySchema = PaginationQuerySchema.extend({
-  event_id: textParam('event_id', 80),
+  ...byEvent,
   order_id: textParam('order_id', 80),
   tier_id: textParam('tier_id', 80),
-  status: enumListParam('status', TICKET_STATUSES),
+  ...byStatus(TICKET_STATUSES),
   code: textParam('code', 200),
-  updated_since: timestampParam('updated_since'),
+  ...sinceUpdated,
 });
 export type TicketListQuery = z.input<typeof TicketListQuerySchema>;
 

@@ -2,19 +2,17 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   commonResponses,
-  enumListParam,
   IdPathSchema,
   itemEnvelope,
   MoneySchema,
   mutationResponses,
   PaginationQuerySchema,
   readRoutes,
-  textParam,
   TextSchema,
-  timestampParam,
   TimestampSchema,
   writeRoute,
 } from './common';
+import { byEvent, byStatus, sinceUpdated } from './list-filters';
 
 const c = initContract();
 
@@ -76,9 +74,9 @@ export const TierUpdateSchema = z.object(writableTierFields).partial().strict();
 export type TierUpdate = z.infer<typeof TierUpdateSchema>;
 
 export const TierListQuerySchema = PaginationQuerySchema.extend({
-  event_id: textParam('event_id', 80),
-  status: enumListParam('status', TIER_STATUSES),
-  updated_since: timestampParam('updated_since'),
+  ...byEvent,
+  ...byStatus(TIER_STATUSES),
+  ...sinceUpdated,
 });
 export type TierListQuery = z.input<typeof TierListQuerySchema>;
 
