@@ -51,3 +51,42 @@ export const primaryId = (kind: IdKind) =>
     .primary()
     .collation('C')
     .onCreate((row: { createdAt?: Date }) => newId(kind, row.createdAt));
+
+/** The list orders a tenant table has an index for, within its organisation. */
+type ListOrder = 'created' | 'updated';
+type ListKey = 'id' | 'organisationId' | 'createdAt' | 'updatedAt';
+type TableIndex<Key> = { name: string; properties: (Key | ListKey)[] };
+
+/**
+ * An entity of one organisation's rows: a `BaseEntity` with an id of `idKind` and the
+ * `organisationId` it belongs to, and the indexes its list pages read, named after the table:
+ * `<table>_org_created_index` (by creation, the lists' default order) and
+ * `<table>_org_updated_index` (by last change, for `updated_since` syncs). `listedBy` names the
+ * ones the table has, both by default; `indexes` and `uniques` add its own.
+ */
+export function defineTenantEntity<
+  const TName extends string,
+  const TTableName extends string,
+  const TProperties extends Record<string, unknown>,
+>(meta: {
+  name: TName;
+  tableName: TTableName;
+  idKind: IdKind;
+  listedBy?: readonly ListOrder[];
+  indexes?: TableIndex<keyof TProperties>[];
+  uniques?: TableIndex<keyof TProperties>[];
+  properties: TProperties;
+}) {
+  const { idKind, listedBy = ['created', 'updated'], indexes = [], properties, ...table } = meta;
+  const listIndexes = listedBy.map((order): TableIndex<never> => ({
+    name: `${table.tableName}_org_${order}_index`,
+    properties: ['organisationId', order === 'created' ? 'createdAt' : 'updatedAt', 'id'],
+  }));
+  return defineEntity({
+    ...table,
+    extends: BaseEntity,
+    // Checked against the properties above; `defineEntity` cannot see into the generic ones.
+    indexes: [...listIndexes, ...indexes] as never,
+    properties: { id: primaryId(idKind), organisationId: p.text(), ...properties },
+  });
+}

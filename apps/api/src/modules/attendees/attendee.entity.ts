@@ -1,18 +1,12 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import type { AttendeeAnswer } from '@boxoffice/contract';
-import { BaseEntity, primaryId } from '../../db/base.entity';
+import { defineTenantEntity } from '../../db/base.entity';
 
-export const AttendeeSchema = defineEntity({
+export const AttendeeSchema = defineTenantEntity({
   name: 'Attendee',
   tableName: 'attendees',
-  extends: BaseEntity,
-  indexes: [
-    { name: 'attendees_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
-    { name: 'attendees_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
-  ],
+  idKind: 'attendee',
   properties: {
-    id: primaryId('attendee'),
-    organisationId: p.text(),
     ticketId: p.text().unique('attendees_ticket_id_unique'),
     orderId: p.text(),
     eventId: p.text().index('attendees_event_id_index'),

@@ -1,17 +1,14 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { CHECKIN_DIRECTIONS } from '@boxoffice/contract';
-import { BaseEntity, primaryId } from '../../db/base.entity';
+import { defineTenantEntity } from '../../db/base.entity';
 
-export const CheckinSchema = defineEntity({
+export const CheckinSchema = defineTenantEntity({
   name: 'Checkin',
   tableName: 'checkins',
-  extends: BaseEntity,
-  indexes: [
-    { name: 'checkins_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
-  ],
+  idKind: 'checkin',
+  // Listed by when the server received them (`since`); a check-in never changes.
+  listedBy: ['created'],
   properties: {
-    id: primaryId('checkin'),
-    organisationId: p.text(),
     eventId: p.text().index('checkins_event_id_index'),
     ticketId: p.text().index('checkins_ticket_id_index'),
     attendeeId: p.text(),

@@ -1,20 +1,14 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { EVENT_STATUSES } from '@boxoffice/contract';
-import { BaseEntity, primaryId } from '../../db/base.entity';
+import { defineTenantEntity } from '../../db/base.entity';
 
-export const EventSchema = defineEntity({
+export const EventSchema = defineTenantEntity({
   name: 'Event',
   tableName: 'events',
-  extends: BaseEntity,
-  indexes: [
-    { name: 'events_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
-    { name: 'events_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
-  ],
+  idKind: 'event',
   // What tiers refer to, with their currency (see the migration `…_tier_currency`).
   uniques: [{ name: 'events_id_currency_unique', properties: ['id', 'currency'] }],
   properties: {
-    id: primaryId('event'),
-    organisationId: p.text(),
     name: p.text(),
     description: p.text().nullable(),
     venue: p.text().nullable(),

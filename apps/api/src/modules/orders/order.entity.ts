@@ -1,19 +1,13 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { ORDER_STATUSES } from '@boxoffice/contract';
-import { BaseEntity, primaryId } from '../../db/base.entity';
+import { defineTenantEntity } from '../../db/base.entity';
 
-export const OrderSchema = defineEntity({
+export const OrderSchema = defineTenantEntity({
   name: 'Order',
   tableName: 'orders',
-  extends: BaseEntity,
-  indexes: [
-    { name: 'orders_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
-    { name: 'orders_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
-  ],
+  idKind: 'order',
   uniques: [{ name: 'orders_org_reference_unique', properties: ['organisationId', 'reference'] }],
   properties: {
-    id: primaryId('order'),
-    organisationId: p.text(),
     eventId: p.text().index('orders_event_id_index'),
     reference: p.text(),
     buyerName: p.text(),

@@ -1,18 +1,12 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { PAYOUT_STATUSES } from '@boxoffice/contract';
-import { BaseEntity, primaryId } from '../../db/base.entity';
+import { defineTenantEntity } from '../../db/base.entity';
 
-export const PayoutSchema = defineEntity({
+export const PayoutSchema = defineTenantEntity({
   name: 'Payout',
   tableName: 'payouts',
-  extends: BaseEntity,
-  indexes: [
-    { name: 'payouts_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
-    { name: 'payouts_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
-  ],
+  idKind: 'payout',
   properties: {
-    id: primaryId('payout'),
-    organisationId: p.text(),
     eventId: p.text().nullable(),
     grossAmount: p.integer(),
     feesAmount: p.integer(),

@@ -1,18 +1,12 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { TICKET_STATUSES } from '@boxoffice/contract';
-import { BaseEntity, primaryId } from '../../db/base.entity';
+import { defineTenantEntity } from '../../db/base.entity';
 
-export const TicketSchema = defineEntity({
+export const TicketSchema = defineTenantEntity({
   name: 'Ticket',
   tableName: 'tickets',
-  extends: BaseEntity,
-  indexes: [
-    { name: 'tickets_org_created_index', properties: ['organisationId', 'createdAt', 'id'] },
-    { name: 'tickets_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
-  ],
+  idKind: 'ticket',
   properties: {
-    id: primaryId('ticket'),
-    organisationId: p.text(),
     orderId: p.text().index('tickets_order_id_index'),
     eventId: p.text().index('tickets_event_id_index'),
     tierId: p.text(),

@@ -1,22 +1,21 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { p } from '@mikro-orm/core';
 import { TIER_STATUSES } from '@boxoffice/contract';
-import { BaseEntity, primaryId } from '../../db/base.entity';
+import { defineTenantEntity } from '../../db/base.entity';
 
-export const TierSchema = defineEntity({
+export const TierSchema = defineTenantEntity({
   name: 'Tier',
   tableName: 'ticket_tiers',
-  extends: BaseEntity,
+  idKind: 'tier',
+  // Listed in the organiser's order (`…_org_sort_index`), or by last change for syncs.
+  listedBy: ['updated'],
   indexes: [
     { name: 'ticket_tiers_org_sort_index', properties: ['organisationId', 'sortOrder', 'id'] },
-    { name: 'ticket_tiers_org_updated_index', properties: ['organisationId', 'updatedAt', 'id'] },
     {
       name: 'ticket_tiers_org_event_index',
       properties: ['organisationId', 'eventId', 'sortOrder', 'id'],
     },
   ],
   properties: {
-    id: primaryId('tier'),
-    organisationId: p.text(),
     eventId: p.text().index('ticket_tiers_event_id_index'),
     name: p.text(),
     description: p.text().nullable(),
