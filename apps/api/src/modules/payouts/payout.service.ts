@@ -27,12 +27,14 @@ export const toPayoutResource = (payout: Payout): PayoutResource => ({
 export interface PayoutFilters extends PageRequest {
   event_id?: string;
   status?: PayoutStatus[];
+  updated_since?: Date;
 }
 
 export async function listPayouts(ctx: TenantContext, query: PayoutFilters): Promise<Page<Payout>> {
   const where: FilterQuery<Payout> = { organisationId: ctx.organisationId };
   if (query.event_id) where.eventId = query.event_id;
   if (query.status) where.status = { $in: query.status };
+  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
   return findPage(ctx.em, Payout, where, query);
 }
 

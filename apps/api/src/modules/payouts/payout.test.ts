@@ -184,6 +184,27 @@ describe('GET /payouts', () => {
     }
   });
 
+  it('filters by updated_since, ordered by updated_at then id', async () => {
+    const tenant = await createTenant();
+    // A payout last changed when it was paid, or else when it was recorded.
+    const early = await buildPayout(tenant.organisationId, { createdAt: minute(1) });
+    const paidLate = await buildPayout(tenant.organisationId, {
+      status: 'paid',
+      paidAt: minute(40),
+      createdAt: minute(2),
+    });
+    const late = await buildPayout(tenant.organisationId, { createdAt: minute(30) });
+    const since = minute(20).toISOString();
+    const changed = expectList(await get(tenant, `/api/v1/payouts?updated_since=${since}`), {
+      total: 2,
+    });
+    expect(idsOf(changed.data)).toEqual([late.id, paidLate.id]);
+    const everything = expectList(
+      await get(tenant, '/api/v1/payouts?updated_since=2000-01-01T00:00:00Z'),
+    );
+    expect(idsOf(everything.data)).toEqual([early.id, late.id, paidLate.id]);
+  });
+
   it.each([
     ['status=bogus', 'status'],
     ['status=paid,settled', 'status'],
