@@ -1,7 +1,7 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { getOwned, iso, likeEscape } from '../../db/context';
+import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { columnsOf, fromRow } from '../../db/rows';
 import { Attendee } from './attendee.entity';
@@ -34,13 +34,11 @@ export async function listAttendees(
   ctx: TenantContext,
   query: AttendeeFilters,
 ): Promise<Page<Attendee>> {
-  const where: FilterQuery<Attendee> = { organisationId: ctx.organisationId };
-  if (query.event_id) where.eventId = query.event_id;
+  const where = listWhere<Attendee>(ctx, query);
   if (query.order_id) where.orderId = query.order_id;
   if (query.ticket_id) where.ticketId = query.ticket_id;
   if (query.email) where.email = { $ilike: likeEscape(query.email) };
   if (query.checked_in !== undefined) where.checkedIn = query.checked_in;
-  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
   return findPage(ctx.em, Attendee, where, query);
 }
 

@@ -1,4 +1,4 @@
-import { ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/postgresql';
+import { ForeignKeyConstraintViolationException } from '@mikro-orm/postgresql';
 import {
   EVENT_TRANSITIONS,
   type Event as EventResource,
@@ -9,6 +9,7 @@ import {
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict } from '../../core/errors';
 import { findOwned, getOwned, inTransaction, iso, isoOrNull, likeEscape } from '../../db/context';
+import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { Event } from './event.entity';
@@ -40,15 +41,13 @@ export interface EventFilters extends PageRequest {
 }
 
 export async function listEvents(ctx: TenantContext, query: EventFilters): Promise<Page<Event>> {
-  const where: FilterQuery<Event> = { organisationId: ctx.organisationId };
-  if (query.status) where.status = { $in: query.status };
+  const where = listWhere<Event>(ctx, query);
   if (query.starts_after || query.starts_before) {
     where.startsAt = {
       ...(query.starts_after ? { $gte: query.starts_after } : {}),
       ...(query.starts_before ? { $lt: query.starts_before } : {}),
     };
   }
-  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
   if (query.q) where.name = { $ilike: `%${likeEscape(query.q)}%` };
   return findPage(ctx.em, Event, where, query);
 }

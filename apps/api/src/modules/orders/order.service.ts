@@ -1,9 +1,10 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/postgresql';
 import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { conflict, notFound, unprocessable } from '../../core/errors';
 import { newId, newOrderReference } from '../../core/ids';
 import { getOwned, inTransaction, iso, isoOrNull, likeEscape } from '../../db/context';
+import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { registerAttendee, toAttendeeResource } from '../attendees/attendee.service';
 import { recordChanges, type Change } from '../changes/change.service';
@@ -42,12 +43,9 @@ export interface OrderFilters extends PageRequest {
 }
 
 export async function listOrders(ctx: TenantContext, query: OrderFilters): Promise<Page<Order>> {
-  const where: FilterQuery<Order> = { organisationId: ctx.organisationId };
-  if (query.event_id) where.eventId = query.event_id;
-  if (query.status) where.status = { $in: query.status };
+  const where = listWhere<Order>(ctx, query);
   if (query.email) where.buyerEmail = { $ilike: likeEscape(query.email) };
   if (query.reference) where.reference = query.reference;
-  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
   return findPage(ctx.em, Order, where, query);
 }
 

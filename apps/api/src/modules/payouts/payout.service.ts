@@ -1,7 +1,7 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { getOwned, inTransaction, iso, isoOrNull } from '../../db/context';
+import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
@@ -31,10 +31,7 @@ export interface PayoutFilters extends PageRequest {
 }
 
 export async function listPayouts(ctx: TenantContext, query: PayoutFilters): Promise<Page<Payout>> {
-  const where: FilterQuery<Payout> = { organisationId: ctx.organisationId };
-  if (query.event_id) where.eventId = query.event_id;
-  if (query.status) where.status = { $in: query.status };
-  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
+  const where = listWhere<Payout>(ctx, query);
   return findPage(ctx.em, Payout, where, query);
 }
 

@@ -1,8 +1,9 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/postgresql';
 import type { Ticket as TicketResource, TicketStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { newTicketCode } from '../../core/ids';
 import { getOwned, iso, isoOrNull } from '../../db/context';
+import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { columnsOf, fromRow } from '../../db/rows';
 import { Ticket } from './ticket.entity';
@@ -33,13 +34,10 @@ export interface TicketFilters extends PageRequest {
 }
 
 export async function listTickets(ctx: TenantContext, query: TicketFilters): Promise<Page<Ticket>> {
-  const where: FilterQuery<Ticket> = { organisationId: ctx.organisationId };
-  if (query.event_id) where.eventId = query.event_id;
+  const where = listWhere<Ticket>(ctx, query);
   if (query.order_id) where.orderId = query.order_id;
   if (query.tier_id) where.tierId = query.tier_id;
-  if (query.status) where.status = { $in: query.status };
   if (query.code) where.code = query.code;
-  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
   return findPage(ctx.em, Ticket, where, query);
 }
 

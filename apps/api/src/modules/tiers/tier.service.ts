@@ -1,8 +1,8 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Tier as TierResource, TierCreate, TierStatus, TierUpdate } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict, unprocessable } from '../../core/errors';
 import { getOwned, inTransaction, iso, isoOrNull } from '../../db/context';
+import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { findEvent, isEventFinal } from '../events/event.service';
@@ -44,10 +44,7 @@ export interface TierFilters extends PageRequest {
 }
 
 export async function listTiers(ctx: TenantContext, query: TierFilters): Promise<Page<Tier>> {
-  const where: FilterQuery<Tier> = { organisationId: ctx.organisationId };
-  if (query.event_id) where.eventId = query.event_id;
-  if (query.status) where.status = { $in: query.status };
-  if (query.updated_since) where.updatedAt = { $gte: query.updated_since };
+  const where = listWhere<Tier>(ctx, query);
   // Tiers list in the organiser's display order unless a sync asks for change order.
   return findPage(
     ctx.em,
