@@ -6,7 +6,7 @@ import { generateKey, revokeKey } from '../api-keys/api-key.service';
 import { recordCheckin } from '../checkins/checkin.service';
 import { createEvent, updateEvent } from '../events/event.service';
 import { cancelOrder, placeOrder } from '../orders/order.service';
-import { recordPayout } from '../payouts/payout.service';
+import { recordPayout, type PayoutInput } from '../payouts/payout.service';
 import { listTickets } from '../tickets/ticket.service';
 import { createTier, updateTier } from '../tiers/tier.service';
 
@@ -964,18 +964,8 @@ async function scanTickets(
   return scans.length;
 }
 
-interface PlannedPayout {
-  grossAmount: number;
-  feesAmount: number;
-  refundsAmount: number;
-  status: PayoutStatus;
-  periodStart: Date;
-  periodEnd: Date;
-  arrivalDate: string | null;
-  paidAt: Date | null;
-  failureReason: string | null;
-  createdAt: Date;
-}
+/** A payout as `recordPayout` takes it, less its event and currency, which the run adds. */
+type PlannedPayout = Omit<PayoutInput, 'eventId' | 'currency'>;
 
 /**
  * Weekly payouts of what each week's sales left after fees and refunds. A week that nets nothing
