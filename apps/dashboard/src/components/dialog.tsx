@@ -1,4 +1,5 @@
 import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { ErrorMessage } from './feedback';
 
 interface DialogProps {
   title: string;
@@ -49,5 +50,60 @@ export function Dialog({ title, onClose, children, role }: DialogProps) {
       </h2>
       {children}
     </dialog>
+  );
+}
+
+interface ConfirmDialogProps {
+  title: string;
+  /** What the change does, and what it cannot undo. */
+  children: ReactNode;
+  /** The button that keeps things as they are; focus starts on it. */
+  cancelLabel: string;
+  confirmLabel: string;
+  /** The confirm button's label while the change runs. */
+  busyLabel: string;
+  busy: boolean;
+  /** Why the change failed, shown above the buttons; null when it did not. */
+  error: unknown;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+/** An `alertdialog` asking before a destructive change; it cannot be dismissed while it runs. */
+export function ConfirmDialog({
+  title,
+  children,
+  cancelLabel,
+  confirmLabel,
+  busyLabel,
+  busy,
+  error,
+  onCancel,
+  onConfirm,
+}: ConfirmDialogProps) {
+  return (
+    <Dialog title={title} role="alertdialog" onClose={() => !busy && onCancel()}>
+      {children}
+      {error !== null && <ErrorMessage error={error} />}
+      <div className="dialog-actions">
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={onCancel}
+          disabled={busy}
+          data-autofocus
+        >
+          {cancelLabel}
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={onConfirm}
+          aria-disabled={busy}
+        >
+          {busy ? busyLabel : confirmLabel}
+        </button>
+      </div>
+    </Dialog>
   );
 }

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../components/feedback';
 import { TextField } from '../components/text-field';
 import { afterSignIn, Link, navigate, routes } from '../router';
 import { useSession } from '../session';
+import { useAction } from '../use-action';
 
 const MIN_PASSWORD = 10;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -46,8 +47,12 @@ type Errors<K extends string> = Partial<Record<K, string>>;
 function useAuthForm<K extends string>(validate: () => Errors<K>, action: () => Promise<void>) {
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<Errors<K>>({});
-  const [serverError, setServerError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const {
+    busy,
+    error: serverError,
+    setError: setServerError,
+    run,
+  } = useAction(action, { staysBusy: true });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -61,13 +66,7 @@ function useAuthForm<K extends string>(validate: () => Errors<K>, action: () => 
       );
       return;
     }
-    setBusy(true);
-    try {
-      await action();
-    } catch (error) {
-      setServerError(error);
-      setBusy(false);
-    }
+    await run();
   };
 
   return { formRef, errors, serverError, busy, submit };

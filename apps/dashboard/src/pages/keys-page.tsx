@@ -1,12 +1,13 @@
 import type { ApiKey } from '@boxoffice/dashboard-contract';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
-import { Dialog } from '../components/dialog';
+import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { TextField } from '../components/text-field';
 import { formatDateTime } from '../format';
 import { useSignedIn } from '../session';
+import { useAction } from '../use-action';
 import { useResource } from '../use-resource';
 
 type Scope = ApiKey['scopes'][number];
@@ -123,8 +124,6 @@ function GenerateKeyForm({
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['read']);
   const [errors, setErrors] = useState<{ name?: string; scopes?: string }>({});
-  const [serverError, setServerError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const nameRef = useRef<HTMLInputElement>(null);
   const scopesRef = useRef<HTMLFieldSetElement>(null);
   const id = useId();
@@ -138,6 +137,18 @@ function GenerateKeyForm({
 
   const full = limit !== undefined && limit.active >= limit.max;
 
+  const {
+    busy,
+    error: serverError,
+    setError: setServerError,
+    run: create,
+  } = useAction(async () => {
+    const { data } = unwrap(await api.createKey({ body: { name: name.trim(), scopes } }), 201);
+    setName('');
+    setScopes(['read']);
+    onCreated(data);
+  });
+
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || full) return;
@@ -148,17 +159,7 @@ function GenerateKeyForm({
     setServerError(null);
     if (found.name) return nameRef.current?.focus();
     if (found.scopes) return scopesRef.current?.querySelector('input')?.focus();
-    setBusy(true);
-    try {
-      const { data } = unwrap(await api.createKey({ body: { name: name.trim(), scopes } }), 201);
-      setName('');
-      setScopes(['read']);
-      onCreated(data);
-    } catch (error) {
-      setServerError(error);
-    } finally {
-      setBusy(false);
-    }
+    await create();
   };
 
   return (
@@ -391,52 +392,34 @@ function RevokeDialog({
   onCancel: () => void;
   onRevoked: (key: ApiKey) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const revoke = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
+  // The dialog closes once the key is revoked.
+  const {
+    busy,
+    error,
+    run: revoke,
+  } = useAction(
+    async () => {
       const { data } = unwrap(await api.revokeKey({ params: { id: apiKey.id } }), 200);
       onRevoked(data);
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  };
+    },
+    { staysBusy: true },
+  );
 
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Revoke “${apiKey.name}”?`}
-      role="alertdialog"
-      onClose={() => !busy && onCancel()}
+      cancelLabel="Cancel"
+      confirmLabel="Revoke key"
+      busyLabel="Revoking…"
+      busy={busy}
+      error={error}
+      onCancel={onCancel}
+      onConfirm={() => void revoke()}
     >
       <p>
         Requests made with <code>{apiKey.hint}</code> are refused from the next one on. Anything
         still using it stops working. This cannot be undone.
       </p>
-      {error !== null && <ErrorMessage error={error} />}
-      <div className="dialog-actions">
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={onCancel}
-          disabled={busy}
-          data-autofocus
-        >
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          onClick={revoke}
-          aria-disabled={busy}
-        >
-          {busy ? 'Revoking…' : 'Revoke key'}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

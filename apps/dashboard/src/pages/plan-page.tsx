@@ -1,11 +1,12 @@
 import type { Plan, PlanState } from '@boxoffice/dashboard-contract';
 import { useState } from 'react';
 import { api, unwrap } from '../api';
-import { Dialog } from '../components/dialog';
+import { ConfirmDialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { formatDateTime, planName } from '../format';
 import { useSignedIn } from '../session';
+import { useAction } from '../use-action';
 import { useResource } from '../use-resource';
 
 const loadPlan = async () => unwrap(await api.getPlan(), 200).data;
@@ -31,26 +32,20 @@ export function PlanPage() {
   const { user, updateOrganisation } = useSignedIn();
   const { resource, reload, update } = useResource(loadPlan);
   const [confirmDowngrade, setConfirmDowngrade] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [announcement, setAnnouncement] = useState('');
 
-  const change = async (plan: Plan) => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const { data } = unwrap(await api.setPlan({ body: { plan } }), 200);
-      update(() => data);
-      updateOrganisation({ plan: data.plan, plan_changed_at: data.plan_changed_at });
-      setAnnouncement(`Your organisation is now on the ${planName(data.plan)} plan.`);
-      setConfirmDowngrade(false);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    busy,
+    error,
+    setError,
+    run: change,
+  } = useAction(async (plan: Plan) => {
+    const { data } = unwrap(await api.setPlan({ body: { plan } }), 200);
+    update(() => data);
+    updateOrganisation({ plan: data.plan, plan_changed_at: data.plan_changed_at });
+    setAnnouncement(`Your organisation is now on the ${planName(data.plan)} plan.`);
+    setConfirmDowngrade(false);
+  });
 
   return (
     <>
@@ -76,43 +71,24 @@ export function PlanPage() {
         </>
       )}
       {confirmDowngrade && (
-        <Dialog
+        <ConfirmDialog
           title="Downgrade to Free?"
-          role="alertdialog"
-          onClose={() => {
-            if (busy) return;
+          cancelLabel="Stay on Pro"
+          confirmLabel="Downgrade to Free"
+          busyLabel="Downgrading…"
+          busy={busy}
+          error={error}
+          onCancel={() => {
             setConfirmDowngrade(false);
             setError(null);
           }}
+          onConfirm={() => void change('free')}
         >
           <p>
             From now on the API refuses every request made with your keys (402). The keys stay, and
             work again as soon as you upgrade.
           </p>
-          {error !== null && <ErrorMessage error={error} />}
-          <div className="dialog-actions">
-            <button
-              type="button"
-              className="button button-secondary"
-              onClick={() => {
-                setConfirmDowngrade(false);
-                setError(null);
-              }}
-              disabled={busy}
-              data-autofocus
-            >
-              Stay on Pro
-            </button>
-            <button
-              type="button"
-              className="button button-danger"
-              onClick={() => void change('free')}
-              aria-disabled={busy}
-            >
-              {busy ? 'Downgrading…' : 'Downgrade to Free'}
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </>
   );
