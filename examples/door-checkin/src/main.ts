@@ -10,7 +10,6 @@ import {
   PlanRequiredError,
 } from '@boxoffice/sdk';
 import { parseDoorArgs, USAGE, UsageError, type DoorOptions } from './args';
-import { loadApiConfig } from './config';
 import { describeError, Door, DoorStopped } from './door';
 import { formatResult, Tally } from './report';
 
@@ -99,7 +98,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const client = new Boxoffice({ ...loadApiConfig(), timeout: options.timeoutMs, maxRetries: 4 });
+  // The key and the server come from BOXOFFICE_API_KEY and BOXOFFICE_BASE_URL, which the SDK reads.
+  const client = new Boxoffice({ timeout: options.timeoutMs, maxRetries: 4 });
   const tally = new Tally();
   let input: Input | undefined;
   let interrupted = false;

@@ -10,7 +10,6 @@ import {
   PlanRequiredError,
 } from '@boxoffice/sdk';
 import { isEventId, parseDashboardArgs, USAGE, UsageError, type DashboardOptions } from './args';
-import { loadApiConfig } from './config';
 import {
   loadEventDashboard,
   loadPicker,
@@ -144,7 +143,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const client = new Boxoffice(loadApiConfig());
+  // The key and the server come from BOXOFFICE_API_KEY and BOXOFFICE_BASE_URL, which the SDK reads.
+  const client = new Boxoffice();
   await checkAccess(client, options);
 
   const handle = createHandler(client, options);

@@ -1,6 +1,5 @@
 import { APIError, Boxoffice, BoxofficeError, type Order } from '@boxoffice/sdk';
 import { parseSyncArgs, USAGE, UsageError, type SyncOptions } from './args';
-import { loadApiConfig } from './config';
 import { csvRow, type CsvValue } from './csv';
 import { toMajorUnits } from './money';
 import { openFileSink, stdoutSink, type Sink } from './output';
@@ -131,7 +130,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const client = new Boxoffice(loadApiConfig());
+  // The key and the server come from BOXOFFICE_API_KEY and BOXOFFICE_BASE_URL, which the SDK reads.
+  const client = new Boxoffice();
   const sink = options.out ? await openFileSink(options.out) : stdoutSink();
   try {
     await sync(client, options, sink);
