@@ -1,4 +1,4 @@
-import { contract } from '@boxoffice/contract';
+import type { contract } from '@boxoffice/contract';
 import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions } from '../internal/engine';
 import { itemOf, Resource, type BodyOf, type ItemOf, type QueryOf } from './shared';

@@ -1,4 +1,4 @@
-import { contract } from '@boxoffice/contract';
+import type { contract } from '@boxoffice/contract';
 import { Resource, type ItemOf, type QueryOf } from './shared';
 
 type Routes = typeof contract.payouts;

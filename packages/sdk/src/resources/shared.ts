@@ -73,7 +73,7 @@ export class Resource<Routes extends ReadRoutes> {
    * same filters) to resume a walk.
    */
   list(
-    query: QueryOf<Routes['list']> = {} as QueryOf<Routes['list']>,
+    query: QueryOf<Routes['list']> = {},
     options?: RequestOptions,
   ): PagePromise<ItemOf<Routes['get']>> {
     return listOf(this.engine, this.routes.list, query, options);
