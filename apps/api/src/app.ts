@@ -12,7 +12,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler';
 import { idempotencyKey } from './http/idempotency';
 import { requestLogger } from './http/logger';
 import { createMetrics, metricsEndpoint, type Metrics } from './http/metrics';
-import { buildOpenApiDocument, openApiEndpoint } from './http/openapi';
+import { openApiEndpoint } from './http/openapi';
 import type { RateLimits } from './http/rate-limit';
 import { requestDeadline } from './http/deadline';
 import { requestId } from './http/request-id';
@@ -158,7 +158,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   if (deps.metricsToken) app.get('/metrics', metricsEndpoint(metrics, deps.metricsToken));
 
-  app.get('/openapi.json', openApiEndpoint(buildOpenApiDocument(deps.version ?? '1.0.0')));
+  app.get('/openapi.json', openApiEndpoint(deps.version ?? '1.0.0'));
   app.use(REFERENCE_PATH, routeLabel(REFERENCE_PATH), referencePage());
 
   const deadline = requestDeadline(deps.requestDeadlineMs);

@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import { Redis } from 'ioredis';
+import type { Server } from 'node:http';
 import { createApp } from './app';
 import { createAttemptLimits } from './http/attempt-limit';
 import { STORE_TIMEOUT_MS } from './http/limiter-store';
 import { answerProtocolErrors } from './http/client-error';
+import { createServer } from './http/node-http';
 import { createHttpServer } from './http/server';
 import { defaultDashboardDir } from './db/paths';
 import { configSecrets, loadConfig, redactSecrets, redactUrl, type Config } from './config';
@@ -35,8 +35,9 @@ async function main(config: Config): Promise<void> {
     await embedded.prepareDemo(orm);
   }
 
+  // The Redis client is loaded only when a Redis is configured.
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, {
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, {
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
         connectTimeout: 2000,

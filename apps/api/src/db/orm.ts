@@ -1,23 +1,8 @@
-import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient } from 'pg';
-import { Migration20261122000000_initial } from './migrations/Migration20261122000000_initial';
-import { Migration20261122010000_dashboard } from './migrations/Migration20261122010000_dashboard';
-import { Migration20261123000000_changes } from './migrations/Migration20261123000000_changes';
-import { Migration20261124000000_tier_currency } from './migrations/Migration20261124000000_tier_currency';
-import { Migration20261125000000_list_cursors } from './migrations/Migration20261125000000_list_cursors';
 
 export type Orm = MikroORM;
 export type { EntityManager } from '@mikro-orm/postgresql';
-
-/** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
-const migrationsList = [
-  { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
-  { name: 'Migration20261122010000_dashboard', class: Migration20261122010000_dashboard },
-  { name: 'Migration20261123000000_changes', class: Migration20261123000000_changes },
-  { name: 'Migration20261124000000_tier_currency', class: Migration20261124000000_tier_currency },
-  { name: 'Migration20261125000000_list_cursors', class: Migration20261125000000_list_cursors },
-];
 
 export interface OrmOptions {
   databaseUrl: string;
@@ -82,9 +67,9 @@ export function ormConfig(options: OrmOptions): Options {
   return {
     clientUrl: options.databaseUrl,
     entities: options.entities,
-    extensions: [Migrator],
+    // The migrator and the migrations are registered by `migrate`, when a process migrates: the
+    // server, started against a migrated database, does not load them.
     migrations: {
-      migrationsList,
       tableName: 'mikro_orm_migrations',
       silent: true,
       snapshot: false,
@@ -111,12 +96,23 @@ export function ormConfig(options: OrmOptions): Options {
   };
 }
 
-export async function createOrm(options: OrmOptions): Promise<Orm> {
-  return MikroORM.init(ormConfig(options));
+/**
+ * The ORM, discovered synchronously from the listed entities. `MikroORM.init` would also probe for
+ * optional packages (seeder, entity generator, migrator, a glob library) by importing them, which
+ * costs start-up time for nothing: the server uses none of them, and `migrate` registers the
+ * migrator itself. Neither form connects; the pool connects on the first query.
+ */
+export function createOrm(options: OrmOptions): Promise<Orm> {
+  // A configuration error rejects, as from `MikroORM.init`.
+  return new Promise((resolve) => {
+    resolve(new MikroORM({ ...ormConfig(options), discovery: { skipSyncDiscovery: false } }));
+  });
 }
 
 /** Applies pending migrations; returns the names applied. */
 export async function migrate(orm: Orm): Promise<string[]> {
+  const { registerMigrator } = await import('./migrator');
+  registerMigrator(orm);
   const applied = await orm.migrator.up();
   return applied.map((migration) => migration.name);
 }

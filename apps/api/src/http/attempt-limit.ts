@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError, serviceUnavailable } from '../core/errors';
-import { bounded, createCounter, STORE_TIMEOUT_MS } from './limiter-store';
+import { bounded, createCounter, RateLimiterRes, STORE_TIMEOUT_MS } from './limiter-store';
 
 /** Counts attempts per key (an address, or an address and an email) and refuses past a limit. */
 export interface AttemptLimiter {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { generateOpenApi } from '@ts-rest/open-api';
 import { API_BASE_PATH, contract } from '@boxoffice/contract';
 
 type Json = Record<string, unknown>;
@@ -20,8 +19,12 @@ function toOpenApi31(node: unknown): unknown {
   return out;
 }
 
-/** The OpenAPI 3.1 document of the public API, generated from the contract. */
-export function buildOpenApiDocument(version: string): Json {
+/**
+ * The OpenAPI 3.1 document of the public API, generated from the contract. The generator is
+ * loaded here, on first use, not when the server starts.
+ */
+export async function buildOpenApiDocument(version: string): Promise<Json> {
+  const { generateOpenApi } = await import('@ts-rest/open-api');
   const document = generateOpenApi(
     contract,
     {
@@ -42,15 +45,33 @@ export function buildOpenApiDocument(version: string): Json {
   return { ...(toOpenApi31(document) as Json), openapi: '3.1.0' };
 }
 
+interface Served {
+  body: Buffer;
+  etag: string;
+}
+
 /**
- * `GET /openapi.json` from one buffer serialised at start: the document is large, and serialising
- * it per request let a client that asks for it many times cheaply cost the server a lot. An
- * `ETag` lets clients revalidate without downloading it again.
+ * `GET /openapi.json` from one buffer, generated and serialised once, on the first request (not
+ * at start: the generator and the document cost start-up time every instance would pay): the
+ * document is large, and serialising it per request let a client that asks for it many times
+ * cheaply cost the server a lot. An `ETag` lets clients revalidate without downloading it again.
  */
-export function openApiEndpoint(document: Json): RequestHandler {
-  const body = Buffer.from(JSON.stringify(document));
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return (req, res) => {
+export function openApiEndpoint(version: string): RequestHandler {
+  let served: Promise<Served> | undefined;
+  const serve = (): Promise<Served> => {
+    if (!served) {
+      served = buildOpenApiDocument(version).then((document) => {
+        const body = Buffer.from(JSON.stringify(document));
+        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+        return { body, etag };
+      });
+      // A failed generation is tried again by the next request.
+      served.catch(() => (served = undefined));
+    }
+    return served;
+  };
+  return async (req, res) => {
+    const { body, etag } = await serve();
     res.set({ ETag: etag, 'Cache-Control': 'no-cache' });
     const tags = req.get('if-none-match');
     if (

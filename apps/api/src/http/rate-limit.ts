@@ -1,8 +1,13 @@
 import type { RateLimitClass } from '@boxoffice/contract';
 import type { Redis } from 'ioredis';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError, serviceUnavailable } from '../core/errors';
-import { bounded, createCounter, STORE_TIMEOUT_MS } from './limiter-store';
+import {
+  bounded,
+  createCounter,
+  RateLimiterRes,
+  STORE_TIMEOUT_MS,
+  type RateLimiterAbstract,
+} from './limiter-store';
 
 const WINDOW_SECONDS = 60;
 

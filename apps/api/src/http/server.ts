@@ -1,11 +1,6 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type RequestListener,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import { createServer } from './node-http';
 
 export interface HttpServerOptions {
   /** Open connections past which new ones are closed at once (file descriptors are finite). */

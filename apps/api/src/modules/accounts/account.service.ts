@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '../../core/errors';
 import { iso } from '../../db/context';
 import type { Organisation } from '../organisations/organisation.entity';
@@ -8,6 +7,9 @@ import { createOrganisation, getOrganisation } from '../organisations/organisati
 import { assertStrongPassword } from './password-strength';
 import { UserSession } from './user-session.entity';
 import { User } from './user.entity';
+
+/** argon2 (a native module) is loaded on first use: the API's requests never hash passwords. */
+const argon2 = () => import('@node-rs/argon2');
 
 /** Sessions last two weeks from sign-in. */
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -30,7 +32,7 @@ export async function signUp(
 ): Promise<{ user: User; organisation: Organisation }> {
   const email = input.email.trim().toLowerCase();
   await assertStrongPassword(input.password, [email, input.organisationName]);
-  const passwordHash = await hash(input.password);
+  const passwordHash = await (await argon2()).hash(input.password);
   return em.transactional(async (tx) => {
     if (await tx.findOne(User, { email })) {
       throw new AppError(
@@ -62,7 +64,7 @@ export async function createUser(
   const user = em.create(User, {
     organisationId: input.organisationId,
     email,
-    passwordHash: await hash(input.password),
+    passwordHash: await (await argon2()).hash(input.password),
   });
   await em.flush();
   return user;
@@ -78,6 +80,7 @@ export async function checkPassword(
   password: string,
 ): Promise<User | null> {
   const user = await em.findOne(User, { email: email.trim().toLowerCase() });
+  const { hash, verify } = await argon2();
   decoyHash ??= hash(randomBytes(16).toString('hex'));
   const ok = await verify(user?.passwordHash ?? (await decoyHash), password);
   return user && ok ? user : null;

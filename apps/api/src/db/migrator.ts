@@ -1,0 +1,26 @@
+import { Migrator } from '@mikro-orm/migrations';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Migration20261122000000_initial } from './migrations/Migration20261122000000_initial';
+import { Migration20261122010000_dashboard } from './migrations/Migration20261122010000_dashboard';
+import { Migration20261123000000_changes } from './migrations/Migration20261123000000_changes';
+import { Migration20261124000000_tier_currency } from './migrations/Migration20261124000000_tier_currency';
+import { Migration20261125000000_list_cursors } from './migrations/Migration20261125000000_list_cursors';
+
+/** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
+const migrationsList = [
+  { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
+  { name: 'Migration20261122010000_dashboard', class: Migration20261122010000_dashboard },
+  { name: 'Migration20261123000000_changes', class: Migration20261123000000_changes },
+  { name: 'Migration20261124000000_tier_currency', class: Migration20261124000000_tier_currency },
+  { name: 'Migration20261125000000_list_cursors', class: Migration20261125000000_list_cursors },
+];
+
+/**
+ * Gives `orm` its migrator (`orm.migrator`) and the list of migrations. Loaded only by processes
+ * that migrate (the operator CLI, the embedded database of `pnpm start`, the tests' set-up), so
+ * the server does not load the migrator and the migrations' SQL at start.
+ */
+export function registerMigrator(orm: MikroORM): void {
+  orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList });
+  Migrator.register(orm);
+}
