@@ -5,8 +5,9 @@
  *
  *   GET  /api/v1/events?limit=&page=   key lookup, then the page and the count in parallel
  *   POST /api/v1/checkins              key lookup, then one transaction: lock the ticket, check
- *                                      its state, update the ticket and the attendee, insert the
- *                                      check-in and the three change records
+ *                                      its state, then one statement updating the ticket and the
+ *                                      attendee and inserting the check-in, then the three change
+ *                                      records
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -376,18 +377,6 @@ async function createCheckin(req: IncomingMessage, res: ServerResponse) {
     }
     const now = new Date();
     const status = entry ? 'checked_in' : 'valid';
-    await client.query(
-      'update tickets set status = $1, checked_in_at = $2, updated_at = $3 where id = $4',
-      [status, entry ? now : null, now, ticket.id],
-    );
-    const attendee = (
-      await client.query<AttendeeRow>(
-        `update attendees set checked_in = $1, updated_at = $2
-          where id = $3 and organisation_id = $4 and checked_in <> $1
-          returning *`,
-        [entry, now, ticket.attendee_id, auth.organisationId],
-      )
-    ).rows[0];
     checkin = {
       id: newCheckinId(now),
       ticket_id: ticket.id,
@@ -401,25 +390,42 @@ async function createCheckin(req: IncomingMessage, res: ServerResponse) {
       created_at: iso(now),
       updated_at: iso(now),
     };
-    await client.query(
-      `insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id, api_key_id,
-                             direction, gate, device_id, scanned_at, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        checkin.id,
-        auth.organisationId,
-        checkin.event_id,
-        checkin.ticket_id,
-        checkin.attendee_id,
-        checkin.api_key_id,
-        checkin.direction,
-        checkin.gate,
-        checkin.device_id,
-        checkin.scanned_at,
-        checkin.created_at,
-        checkin.updated_at,
-      ],
-    );
+    // As the API: the ticket's update, the check-in's insert and the attendee's update (returning
+    // the attendee when it changed) in one statement.
+    const attendee = (
+      await client.query<AttendeeRow>(
+        `with admitted as (
+           update tickets set status = $1, checked_in_at = $2, updated_at = $3 where id = $4
+         ),
+         recorded as (
+           insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id, api_key_id,
+                                 direction, gate, device_id, scanned_at, created_at, updated_at)
+           values ($5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         )
+         update attendees set checked_in = $17, updated_at = $3
+          where id = $9 and organisation_id = $6 and checked_in <> $17
+          returning *`,
+        [
+          status,
+          entry ? now : null,
+          now,
+          ticket.id,
+          checkin.id,
+          auth.organisationId,
+          checkin.event_id,
+          checkin.ticket_id,
+          checkin.attendee_id,
+          checkin.api_key_id,
+          checkin.direction,
+          checkin.gate,
+          checkin.device_id,
+          checkin.scanned_at,
+          checkin.created_at,
+          checkin.updated_at,
+          entry,
+        ],
+      )
+    ).rows[0];
     // The change records, as the API writes them: the ticket, the attendee (if it changed) and the
     // check-in, each as it is rendered, in one statement.
     const changes: [string, string, unknown][] = [

@@ -1,6 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 
+/**
+ * A statement, or a part of one: text with the ORM's `?` placeholders, and the values in their
+ * order. A service hands out the statements on its own tables; a caller may run several of them
+ * as one (`with a as (…), b as (…) …`), one round trip instead of several.
+ */
+export interface Statement {
+  text: string;
+  params: unknown[];
+}
+
 const pools = new WeakMap<object, Promise<Pool>>();
 
 /**

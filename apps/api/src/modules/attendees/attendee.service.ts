@@ -4,6 +4,7 @@ import { getOwned, iso, likeEscape } from '../../db/context';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { columnsOf, fromRow } from '../../db/rows';
+import type { Statement } from '../../db/sql';
 import { Attendee } from './attendee.entity';
 
 export const toAttendeeResource = (attendee: Attendee): AttendeeResource => ({
@@ -80,22 +81,25 @@ export function registerAttendee(
 }
 
 /**
- * Sets the attendee's `checked_in` to follow its ticket; returns the attendee as changed, or null
- * when it already had that value (nothing changed, nothing to record). Plain SQL stamped with the
+ * Sets the attendee's `checked_in` to follow its ticket: the statement, for the scan to run with
+ * its other writes. It returns the attendee as changed (read with `followedAttendee`), or no row
+ * when the attendee already had that value (nothing changed, nothing to record). Stamped with the
  * scan's `at`, as the rest of the scan: the ORM's stamps are not in it.
  */
-export async function followAdmission(
+export function followAdmission(
   ctx: TenantContext,
   attendeeId: string,
   inside: boolean,
   at: Date,
-): Promise<Attendee | null> {
-  const { em } = ctx;
-  const [row] = await em.execute<Record<string, unknown>[]>(
-    `update attendees set checked_in = ?, updated_at = ?
-      where id = ? and organisation_id = ? and checked_in <> ?
-      returning ${columnsOf(em, Attendee)}`,
-    [inside, at, attendeeId, ctx.organisationId, inside],
-  );
-  return row ? fromRow(em, Attendee, row) : null;
+): Statement {
+  return {
+    text: `update attendees set checked_in = ?, updated_at = ?
+            where id = ? and organisation_id = ? and checked_in <> ?
+            returning ${columnsOf(ctx.em, Attendee)}`,
+    params: [inside, at, attendeeId, ctx.organisationId, inside],
+  };
 }
+
+/** A row returned by `followAdmission`'s statement, as the attendee. */
+export const followedAttendee = (ctx: TenantContext, row: Record<string, unknown>): Attendee =>
+  fromRow(ctx.em, Attendee, row);

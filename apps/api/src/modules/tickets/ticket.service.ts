@@ -6,6 +6,7 @@ import { getOwned, iso, isoOrNull } from '../../db/context';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { columnsOf, fromRow } from '../../db/rows';
+import type { Statement } from '../../db/sql';
 import { Ticket } from './ticket.entity';
 
 export const toTicketResource = (ticket: Ticket): TicketResource => ({
@@ -115,24 +116,26 @@ export async function lockTicket(
 }
 
 /**
- * Admits (entry) or lets out (exit) a ticket locked with `lockTicket`; returns it as changed.
- * Plain SQL stamped with the scan's `at`, as the rest of the scan: the ORM's stamps are not in it.
+ * Admits (entry) or lets out (exit) a ticket locked with `lockTicket`: the ticket as changed, and
+ * the statement that changes it, for the scan to run with its other writes. Stamped with the
+ * scan's `at`, as the rest of the scan: the ORM's stamps are not in it.
  */
-export async function setAdmission(
-  ctx: TenantContext,
+export function admission(
   ticket: Ticket,
   inside: boolean,
   at: Date,
-): Promise<Ticket> {
+): { changed: Ticket; statement: Statement } {
   const changed = {
     ...ticket,
     status: inside ? ('checked_in' as const) : ('valid' as const),
     checkedInAt: inside ? at : null,
     updatedAt: at,
   };
-  await ctx.em.execute(
-    'update tickets set status = ?, checked_in_at = ?, updated_at = ? where id = ?',
-    [changed.status, changed.checkedInAt, at, ticket.id],
-  );
-  return changed;
+  return {
+    changed,
+    statement: {
+      text: 'update tickets set status = ?, checked_in_at = ?, updated_at = ? where id = ?',
+      params: [changed.status, changed.checkedInAt, at, ticket.id],
+    },
+  };
 }
