@@ -660,6 +660,17 @@ async function main(): Promise<void> {
         idempotencyKey: 'none (on both servers)',
       },
       durationsS: durations,
+      // The rows with a target, each with its figure and pass or miss, for a quick look.
+      targets: rows
+        .filter((r) => r.target !== null)
+        .map((r) => ({
+          metric: r.unit ? `${r.metric} (${r.unit})` : r.metric,
+          ours: r.ours,
+          limit: r.limit,
+          ratio: r.ratio,
+          target: r.target,
+          pass: r.pass,
+        })),
       rows,
       cases: caseSummaries,
       sdk: {
