@@ -133,9 +133,12 @@ async function changeCurrency(tx: TenantContext, event: Event, currency: string)
   try {
     await tx.em.flush();
   } catch (error) {
+    // PostgreSQL up to 17 reports the refusal as a foreign key violation (23503), 18 and later
+    // as a restrict violation (23001), which the ORM leaves unclassified.
+    const { code, constraint } = error as { code?: string; constraint?: string };
     const refused =
-      error instanceof ForeignKeyConstraintViolationException &&
-      (error as { constraint?: string }).constraint === TIER_CURRENCY_CONSTRAINT;
+      (error instanceof ForeignKeyConstraintViolationException || code === '23001') &&
+      constraint === TIER_CURRENCY_CONSTRAINT;
     if (!refused) throw error;
     throw conflict('currency cannot change once the event has ticket tiers', 'currency_locked');
   }
