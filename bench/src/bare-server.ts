@@ -9,7 +9,14 @@
  *                                      attendee and inserting the check-in, then the three change
  *                                      records
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { loadBareServerConfig } from './config.ts';
@@ -168,11 +175,11 @@ function integerParam(query: URLSearchParams, name: string, max: number, fallbac
 }
 
 /** The key that signs list cursors, as the API reads it (`server_secrets`), once. */
-let cursorSecret: Promise<Buffer> | undefined;
+let cursorSecret: Promise<KeyObject> | undefined;
 const secret = () =>
   (cursorSecret ??= pool
     .query<{ value: string }>(`select value from server_secrets where name = 'list_cursor'`)
-    .then(({ rows }) => Buffer.from(rows[0]!.value, 'utf8')));
+    .then(({ rows }) => createSecretKey(Buffer.from(rows[0]!.value, 'utf8'))));
 
 /** The digest of no filters, as the API binds a cursor to its filters. */
 const NO_FILTERS = createHash('sha256').update('[]').digest('base64url').slice(0, 16);

@@ -42,7 +42,7 @@ export function inTransaction<C extends TenantContext, T>(
   return boundedTransaction(ctx.em, (em) => work({ ...ctx, em }));
 }
 
-export const iso = (date: Date): string => isoTime(date);
+export const iso: (date: Date) => string = isoTime;
 export const isoOrNull = (date: Date | null | undefined): string | null =>
   date ? isoTime(date) : null;
 

@@ -1,10 +1,11 @@
 import { SYNC_OVERLAP_SECONDS } from '@boxoffice/contract';
+import type { KeyObject } from 'node:crypto';
 import type { Response } from 'express';
 import type { TenantContext } from '../../core/context';
 import { badRequest } from '../../core/errors';
 import type { Page, PageRequest } from '../../db/pages';
 import { serverSecret } from '../../db/server-secret';
-import { openCursor, sealCursor, type CursorScope, type Walk } from '../cursor';
+import { filterDigest, openCursor, sealCursor, type CursorScope, type Walk } from '../cursor';
 import { tenantOf } from '../locals';
 
 /** How a resource is read: its list with filters, one object by id, and how it is rendered. */
@@ -25,7 +26,7 @@ type ListQuery<Filters extends PageRequest> = Omit<Filters, keyof PageRequest> &
 
 /** Where a list request starts: a cursor's walk, or a new walk at `page` (1 by default). */
 function startOf(
-  secret: Buffer,
+  secret: KeyObject,
   scope: CursorScope,
   query: { page?: number | undefined; cursor?: string | undefined },
 ): Walk {
@@ -53,7 +54,11 @@ export function readHandlers<Row, Resource, Filters extends PageRequest>(
     list: async ({ query, res }: { query: ListQuery<Filters>; res: Response }) => {
       const ctx = tenantOf(res);
       const { page, limit, cursor, ...filters } = query;
-      const scope = { list: resource.name, organisationId: ctx.organisationId, filters };
+      const scope: CursorScope = {
+        list: resource.name,
+        organisationId: ctx.organisationId,
+        filters: filterDigest(filters),
+      };
       const secret = await serverSecret(ctx.em, 'list_cursor');
       const walk = startOf(secret, scope, { page, cursor });
       const found = await resource.list(ctx, {
