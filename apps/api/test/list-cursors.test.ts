@@ -124,15 +124,7 @@ describe('cursor pagination', () => {
   it('walks every list of the API', async () => {
     const tenant = await createTenant();
     await buildEvent(tenant.organisationId, { tickets: 3 });
-    for (const list of [
-      'events',
-      'tiers',
-      'orders',
-      'tickets',
-      'attendees',
-      'checkins',
-      'payouts',
-    ]) {
+    for (const list of LISTS) {
       const pages = await walk(tenant, `/api/v1/${list}?limit=1`);
       const all = expectList(await get(tenant, `/api/v1/${list}?limit=100`));
       expect(ids(pages), list).toEqual(all.data.map((item) => item.id));
