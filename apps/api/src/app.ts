@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import { createExpressEndpoints } from '@ts-rest/express';
 import { API_BASE_PATH, contract } from '@boxoffice/contract';
 import { DASHBOARD_API_BASE_PATH, dashboardContract } from '@boxoffice/dashboard-contract';
 import express from 'express';
@@ -20,14 +20,8 @@ import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { RoutePatterns, routeLabel } from './http/routes';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
-import { attendeesRouter } from './http/routers/attendees.router';
-import { checkinsRouter } from './http/routers/checkins.router';
 import { dashboardRouter } from './http/routers/dashboard.router';
-import { eventsRouter } from './http/routers/events.router';
-import { ordersRouter } from './http/routers/orders.router';
-import { payoutsRouter } from './http/routers/payouts.router';
-import { ticketsRouter } from './http/routers/tickets.router';
-import { tiersRouter } from './http/routers/tiers.router';
+import { publicRouter } from './http/routers/public.router';
 
 export interface AppDeps {
   orm: Orm;
@@ -54,18 +48,6 @@ export interface AppDeps {
   /** True once the server is shutting down: readiness then fails, so no new traffic comes. */
   isStopping?: () => boolean;
 }
-
-const s = initServer();
-const publicRouter = (metrics: Metrics) =>
-  s.router(contract, {
-    events: eventsRouter,
-    tiers: tiersRouter,
-    orders: ordersRouter,
-    tickets: ticketsRouter,
-    attendees: attendeesRouter,
-    checkins: checkinsRouter(metrics.scanned),
-    payouts: payoutsRouter,
-  });
 
 /** The built single-page dashboard; paths without a file get its `index.html` (client routing). */
 function dashboardPages(dir: string): express.Router {
@@ -168,7 +150,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.locals.em = orm.em.fork();
     next();
   });
-  createExpressEndpoints(contract, publicRouter(metrics), api, {
+  createExpressEndpoints(contract, publicRouter(metrics.scanned), api, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,

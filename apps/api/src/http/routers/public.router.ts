@@ -1,0 +1,73 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@boxoffice/contract';
+import * as attendees from '../../modules/attendees/attendee.service';
+import * as events from '../../modules/events/event.service';
+import * as orders from '../../modules/orders/order.service';
+import * as payouts from '../../modules/payouts/payout.service';
+import * as tickets from '../../modules/tickets/ticket.service';
+import * as tiers from '../../modules/tiers/tier.service';
+import type { ScanOutcome } from '../metrics';
+import { checkinsRouter } from './checkins.router';
+import { readHandlers } from './read-handlers';
+import { writeHandlers } from './write-handlers';
+
+const s = initServer();
+
+/**
+ * The public API, resource by resource: each one's reads (its list and one object by id), and the
+ * writes of those the API changes. Check-ins, which count every scan, have a router of their own.
+ */
+export const publicRouter = (onScan: (outcome: ScanOutcome) => void) =>
+  s.router(contract, {
+    events: {
+      ...readHandlers({
+        name: 'events',
+        list: events.listEvents,
+        get: events.getEvent,
+        render: events.toEventResource,
+      }),
+      ...writeHandlers({
+        create: events.createEvent,
+        update: events.updateEvent,
+        render: events.toEventResource,
+      }),
+    },
+    tiers: {
+      ...readHandlers({
+        name: 'tiers',
+        list: tiers.listTiers,
+        get: tiers.getTier,
+        render: tiers.toTierResource,
+      }),
+      ...writeHandlers({
+        create: tiers.createTier,
+        update: tiers.updateTier,
+        render: tiers.toTierResource,
+      }),
+    },
+    orders: readHandlers({
+      name: 'orders',
+      list: orders.listOrders,
+      get: orders.getOrder,
+      render: orders.toOrderResource,
+    }),
+    tickets: readHandlers({
+      name: 'tickets',
+      list: tickets.listTickets,
+      get: tickets.getTicket,
+      render: tickets.toTicketResource,
+    }),
+    attendees: readHandlers({
+      name: 'attendees',
+      list: attendees.listAttendees,
+      get: attendees.getAttendee,
+      render: attendees.toAttendeeResource,
+    }),
+    checkins: checkinsRouter(onScan),
+    payouts: readHandlers({
+      name: 'payouts',
+      list: payouts.listPayouts,
+      get: payouts.getPayout,
+      render: payouts.toPayoutResource,
+    }),
+  });
