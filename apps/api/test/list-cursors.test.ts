@@ -77,6 +77,39 @@ describe('cursor pagination', () => {
     expect(expectList(await get(tenant, '/api/v1/events?limit=5')).next_cursor).toBeNull();
   });
 
+  it('names the next page in a Link header, with the filters and without page', async () => {
+    const tenant = await createTenant();
+    await insertEvents(tenant.organisationId, Array<string>(5).fill('2026-03-01T00:00:00Z'));
+    const path = '/api/v1/events?limit=2&status=draft&page=1';
+    const seen: string[] = [];
+    let next: string | null = path;
+    let pages = 0;
+    while (next !== null) {
+      const response = await get(tenant, next);
+      const body = expectList(response);
+      seen.push(...body.data.map((event) => event.id));
+      pages++;
+      const link = response.headers.get('link');
+      if (body.next_cursor === null) {
+        expect(link).toBeNull();
+        next = null;
+      } else {
+        const match = /^<([^>]+)>; rel="next"$/.exec(link ?? '');
+        expect(match, String(link)).not.toBeNull();
+        const url = new URL(match![1]!, server.baseUrl);
+        expect(url.pathname).toBe('/api/v1/events');
+        expect(Object.fromEntries(url.searchParams)).toEqual({
+          limit: '2',
+          status: 'draft',
+          cursor: body.next_cursor,
+        });
+        next = `${url.pathname}${url.search}`;
+      }
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(ids(await walk(tenant, '/api/v1/events?limit=100')));
+  });
+
   it('continues from a numbered page, and lets the limit change on the way', async () => {
     const tenant = await createTenant();
     await insertEvents(

@@ -43,6 +43,18 @@ function startOf(
 }
 
 /**
+ * The next page as a `Link` header (RFC 8288): this request's path and filters with the next
+ * cursor. It arrives with the status line, so a client walking the list can ask for the next page
+ * before it has read this one's body.
+ */
+function nextLink(requestUrl: string, cursor: string): string {
+  const url = new URL(requestUrl, 'http://origin');
+  url.searchParams.delete('page');
+  url.searchParams.set('cursor', cursor);
+  return `<${url.pathname}${url.search}>; rel="next"`;
+}
+
+/**
  * The `list` and `get` handlers every resource's router has: the tenant's page of rows, or one
  * row, rendered as the contract's resource. A list page carries the cursor of the next one, bound
  * to the same filters, and the checkpoint a later sync starts from.
@@ -51,7 +63,15 @@ export function readHandlers<Row, Resource, Filters extends PageRequest>(
   resource: ReadableResource<Row, Resource, Filters>,
 ) {
   return {
-    list: async ({ query, res }: { query: ListQuery<Filters>; res: Response }) => {
+    list: async ({
+      query,
+      req,
+      res,
+    }: {
+      query: ListQuery<Filters>;
+      req: { originalUrl: string };
+      res: Response;
+    }) => {
       const ctx = tenantOf(res);
       const { page, limit, cursor, ...filters } = query;
       const scope: CursorScope = {
@@ -75,6 +95,8 @@ export function readHandlers<Row, Resource, Filters extends PageRequest>(
         page: walk.page + 1,
         total,
       };
+      const nextCursor = next ? sealCursor(secret, scope, next) : null;
+      if (nextCursor !== null) res.setHeader('Link', nextLink(req.originalUrl, nextCursor));
       return {
         status: 200 as const,
         body: {
@@ -82,7 +104,7 @@ export function readHandlers<Row, Resource, Filters extends PageRequest>(
           total,
           page: walk.page,
           limit,
-          next_cursor: next ? sealCursor(secret, scope, next) : null,
+          next_cursor: nextCursor,
           sync_checkpoint: new Date(walk.startedAt - SYNC_OVERLAP_SECONDS * 1000).toISOString(),
         },
       };
