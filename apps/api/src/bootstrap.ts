@@ -31,15 +31,15 @@ export async function startEmbeddedDatabase(config: Config, logger: Logger) {
   const dataDir = path.resolve(config.DATA_DIR ?? path.join(projectRoot(), '.data'));
   const pgDir = path.join(dataDir, 'postgres');
   const credentialsFile = path.join(dataDir, 'demo.json');
-  logger.info({ dataDir: pgDir }, 'starting embedded PostgreSQL');
-  const db = await startEmbeddedPostgres({ dataDir: pgDir });
-  let demo: DemoCredentials | null = null;
   // The repository's own `.data/` as a newcomer knows it; another DATA_DIR as given.
   const inRepository = path.relative(projectRoot(), dataDir);
   const shownDir =
     inRepository && !inRepository.startsWith('..') && !path.isAbsolute(inRepository)
       ? `${inRepository}/`
       : dataDir;
+  logger.info({ dataDir: pgDir }, 'starting embedded PostgreSQL');
+  const db = await startEmbeddedPostgres({ dataDir: pgDir, shownDir });
+  let demo: DemoCredentials | null = null;
 
   return {
     url: db.url,

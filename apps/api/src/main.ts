@@ -1,4 +1,6 @@
 import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import type { startEmbeddedDatabase } from './bootstrap';
 import { createApp } from './app';
 import { createAttemptLimits } from './http/attempt-limit';
 import { STORE_TIMEOUT_MS } from './http/limiter-store';
@@ -21,6 +23,22 @@ async function main(config: Config): Promise<void> {
   const embedded = config.DATABASE_URL
     ? null
     : await (await import('./bootstrap')).startEmbeddedDatabase(config, logger);
+  try {
+    await serve(config, logger, embedded);
+  } catch (error) {
+    // Nothing is served: the embedded database this start began stops with it.
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+type EmbeddedDatabase = Awaited<ReturnType<typeof startEmbeddedDatabase>>;
+
+async function serve(
+  config: Config,
+  logger: Logger,
+  embedded: EmbeddedDatabase | null,
+): Promise<void> {
   const databaseUrl = config.DATABASE_URL ?? embedded!.url;
 
   const orm = await createOrm({
@@ -75,7 +93,13 @@ async function main(config: Config): Promise<void> {
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
   });
   answerProtocolErrors(http.server);
-  const server = await listen(http.server, config.PORT, config.HOST);
+  const server = await listen(http.server, config.PORT, config.HOST, 'PORT').catch(
+    async (error: unknown) => {
+      await orm.close();
+      redis?.disconnect();
+      throw error;
+    },
+  );
   const metricsServer =
     config.METRICS_PORT === undefined
       ? undefined
@@ -83,7 +107,13 @@ async function main(config: Config): Promise<void> {
           createServer(metricsListener(metrics, config.METRICS_TOKEN)),
           config.METRICS_PORT,
           config.METRICS_HOST,
-        );
+          'METRICS_PORT',
+        ).catch(async (error: unknown) => {
+          await close(server);
+          await orm.close();
+          redis?.disconnect();
+          throw error;
+        });
   logger.info(
     {
       port: portOf(server),
@@ -129,13 +159,32 @@ async function main(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
 }
 
-function listen(server: Server, port: number, host: string): Promise<Server> {
+/** Listens, or rejects with what to do when the port is taken or forbidden (`variable` sets it). */
+function listen(server: Server, port: number, host: string, variable: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new Error(
+            `Port ${port} is already in use, by another program or another Boxoffice server. ` +
+              `Stop it, or choose another port: ${variable}=${port + 1} pnpm start`,
+          ),
+        );
+      } else if (error.code === 'EACCES') {
+        reject(
+          new Error(
+            `Port ${port} needs privileges this process lacks: choose a port above 1023 with ` +
+              `${variable}.`,
+          ),
+        );
+      } else reject(error);
+    };
+    server.once('error', fail);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve(server);
     });
   });

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Request, RequestHandler, Response } from 'express';
 import pino, { type DestinationStream, type Logger, type SerializedError } from 'pino';
 import { configSecrets, redactSecrets, type Config } from '../config';
@@ -19,13 +20,14 @@ const REDACTED_PATHS = [
 ];
 
 /**
- * JSON lines (pretty only in development on a terminal). Logged errors have the configuration's
+ * JSON lines, except in development: one readable line per record there (coloured on a
+ * terminal), also in an IDE's run panel or a redirected output. Logged errors have the configuration's
  * secrets (connection-string passwords, the metrics token) replaced, should a message quote them.
  * Without a `destination`, lines go to stdout asynchronously: a slow reader of the pipe (a log
  * collector) never blocks the event loop, and writes batch under load. See `closeLogger`.
  */
 export function createLogger(config: LoggerConfig, destination?: DestinationStream): Logger {
-  const pretty = !destination && config.NODE_ENV === 'development' && process.stdout.isTTY;
+  const pretty = !destination && config.NODE_ENV === 'development' ? prettyStream() : undefined;
   const secrets = configSecrets(config);
   const serializeError = pino.stdSerializers.err;
   const options: pino.LoggerOptions = {
@@ -38,13 +40,29 @@ export function createLogger(config: LoggerConfig, destination?: DestinationStre
           : (error: Error) => redactError(serializeError(error), secrets),
     },
   };
-  if (pretty) {
-    return pino({
-      ...options,
-      transport: { target: 'pino-pretty', options: { singleLine: true } },
+  return pino(options, destination ?? pretty ?? pino.destination({ dest: 1, sync: false }));
+}
+
+/**
+ * pino-pretty in this thread, writing synchronously, so its lines and the start-up announcement
+ * on stdout come in order. It is a development dependency: without it (a production install run
+ * in development mode), JSON.
+ */
+function prettyStream(): DestinationStream | undefined {
+  try {
+    const build = createRequire(import.meta.url)('pino-pretty') as (
+      options: Record<string, unknown>,
+    ) => DestinationStream;
+    return build({
+      colorize: Boolean(process.stdout.isTTY),
+      singleLine: true,
+      ignore: 'pid,hostname',
+      translateTime: 'SYS:HH:MM:ss',
+      sync: true,
     });
+  } catch {
+    return undefined;
   }
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /**
