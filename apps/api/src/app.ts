@@ -17,6 +17,7 @@ import type { RateLimits } from './http/rate-limit';
 import { requestDeadline } from './http/deadline';
 import { requestId } from './http/request-id';
 import { REFERENCE_PATH, referencePage } from './http/reference-page';
+import { homePage } from './http/home-page';
 import { RoutePatterns, routeLabel } from './http/routes';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
@@ -140,6 +141,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   if (deps.metricsToken) app.get('/metrics', metricsEndpoint(metrics, deps.metricsToken));
 
+  app.get('/', homePage({ dashboard: Boolean(deps.dashboardDir) }));
   app.get('/openapi.json', openApiEndpoint(deps.version ?? '1.0.0'));
   app.use(REFERENCE_PATH, routeLabel(REFERENCE_PATH), referencePage());
 

@@ -40,7 +40,7 @@ describe('unknown routes', () => {
     ['GET', '/api/v1/foo', 'route not found: GET /api/v1/foo'],
     ['GET', '/api/v1/foo?page=2', 'route not found: GET /api/v1/foo'],
     ['GET', '/foo', 'route not found: GET /foo'],
-    ['GET', '/', 'route not found: GET /'],
+    ['POST', '/', 'route not found: POST /'],
     ['GET', '/api/v2/events', 'route not found: GET /api/v2/events'],
     ['DELETE', '/api/v1/events', 'route not found: DELETE /api/v1/events'],
     [

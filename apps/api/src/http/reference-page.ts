@@ -61,6 +61,10 @@ const page = `<!doctype html>
     <script type="module" src="${REFERENCE_PATH}/${SCRIPT}"></script>
   </head>
   <body>
+    <nav aria-label="Boxoffice" style="display: flex; flex-wrap: wrap; gap: 0.4rem 1.25rem; align-items: baseline; padding: 0.5rem 1rem; font: 15px/1.5 system-ui, sans-serif; background: #fff; border-bottom: 1px solid #d9dee6">
+      <a href="/" style="font-weight: 700; color: #1c2330; text-decoration: none">Boxoffice</a>
+      <a href="/dashboard/" style="color: #2449ad">Dashboard: your API keys and plan</a>
+    </nav>
     <div id="reference" data-configuration="${escapeHtml(JSON.stringify(configuration))}"></div>
     <noscript>The Boxoffice API reference needs JavaScript; the document is at /openapi.json.</noscript>
   </body>
