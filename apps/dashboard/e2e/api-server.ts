@@ -51,7 +51,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs a node script of the API to completion; rejects with its output when it fails. */
-function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+export function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { cwd: apiDir, env });
     let output = '';

@@ -89,21 +89,32 @@ describe('dashboard journey', () => {
     // Too short a password is caught before anything is sent.
     await page.getByLabel('Organisation name').fill(account.organisation);
     await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill('short');
+    await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await page.getByText('Use at least 10 characters.').waitFor();
-    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe(
+      'true',
+    );
     // A password that is easy to guess is refused by the server, which says why, at the field.
-    await page.getByLabel('Password').fill('password12');
+    await page.getByLabel('Password', { exact: true }).fill('password12');
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await page
       .getByText(/^Password is too easy to guess\. This is a commonly used password\./)
       .waitFor();
-    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe(
+      'true',
+    );
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')))
       .toBe('password');
-    await page.getByLabel('Password').fill(account.password);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    // What was typed can be shown, and hidden again.
+    await page.getByRole('button', { name: 'Show password' }).click();
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe(
+      'password',
+    );
     await screenshot('01-sign-up');
     await page.getByRole('button', { name: 'Create organisation' }).click();
 
@@ -129,16 +140,43 @@ describe('dashboard journey', () => {
     await expect.poll(focusedText).toBe('Copy');
     await dialog.getByText('BOXOFFICE_API_KEY', { exact: false }).first().waitFor();
     await dialog.getByText(`${origin}/api/v1/events`, { exact: false }).waitFor();
+    // On Free, the dialog says the key is refused before anyone tries it.
+    expect(await dialog.textContent()).not.toContain('is ready');
+    await dialog
+      .getByText('until you upgrade to Pro, the API answers this with 402 Payment Required')
+      .waitFor();
+
+    // Escape before copying asks first; Escape again goes back to the key.
+    await page.keyboard.press('Escape');
+    const asking = dialog.getByRole('alert');
+    await asking.getByText('You have not copied this key.').waitFor();
+    await expect.poll(focusedText).toBe('Back to the key');
+    expect(await dialog.getByLabel('Secret key').inputValue()).toBe(secret);
+    await screenshot('03-key-dialog-asking');
+    await page.keyboard.press('Escape');
+    await asking.waitFor({ state: 'detached' });
+    expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await asking.waitFor();
+    await dialog.getByRole('button', { name: 'Back to the key' }).click();
+    await asking.waitFor({ state: 'detached' });
+
     await dialog.getByRole('button', { name: 'Copy' }).click();
     await dialog.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await screenshot('03-key-dialog');
 
-    // Escape closes it, focus goes back to the form, and the secret is gone from the page.
+    // Copied, Escape closes it, focus goes back to the form, and the secret is gone from the page.
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(focusedText).toBe('Generate key');
     expect(await page.content()).not.toContain(secret);
+    await page
+      .getByRole('status')
+      .filter({
+        hasText: 'Key “Reporting” created. The API refuses it (402) until you upgrade to Pro.',
+      })
+      .waitFor({ state: 'attached' });
 
     const row = page.getByRole('row', { name: /Reporting/ });
     await row.getByText('active', { exact: true }).waitFor();
@@ -156,6 +194,10 @@ describe('dashboard journey', () => {
       .click();
     await heading('Plan').waitFor();
     await page.getByRole('heading', { name: 'Current plan: Free' }).waitFor();
+    // What Pro includes is there before upgrading.
+    const pro = page.getByRole('region', { name: 'Pro', exact: true });
+    await pro.getByText('Door check-ins from your own apps').waitFor();
+    await pro.getByRole('button', { name: 'Upgrade to Pro' }).waitFor();
     await page.getByText(/No changes yet/).waitFor();
     await screenshot('05-plan-free');
 
@@ -190,20 +232,37 @@ describe('dashboard journey', () => {
     await heading('Sign in').waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/signin');
 
+    // Signing up again with that email says so at the field, with the way to sign in.
+    await page.getByRole('link', { name: 'Create an organisation' }).click();
+    await heading('Create your organisation').waitFor();
+    await page.getByLabel('Organisation name').fill('Another Hall');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill('another correct horse');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page.getByText('An account with this email already exists.').waitFor();
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('link', { name: 'Sign in instead' }).click();
+    await heading('Sign in').waitFor();
+
     // The session is gone on the server, not just in the page; signing in returns to the page.
     await page.goto(`${origin}/dashboard/settings/plan`);
     await heading('Sign in').waitFor();
     expect(new URL(page.url()).search).toBe('?next=%2Fsettings%2Fplan');
 
     await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill('not the password');
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.locator('form').getByRole('alert');
     await alert.waitFor();
     expect((await alert.textContent())?.trim()).not.toBe('');
+    // The wrong password is cleared, and the field is ready for the right one.
+    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('name')))
+      .toBe('password');
     await screenshot('08-sign-in-error');
 
-    await page.getByLabel('Password').fill(account.password);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading('Plan').waitFor();
     await page.getByRole('link', { name: 'API keys' }).click();

@@ -111,9 +111,16 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
       </a>
       <header className="topbar">
         <div className="topbar-inner">
-          <Link to={routes.keys} className="brand">
-            Boxoffice
-          </Link>
+          <div className="topbar-start">
+            <Link to={routes.keys} className="brand">
+              Boxoffice
+            </Link>
+            <nav aria-label="Developers">
+              <a className="topbar-link" href="/docs">
+                API reference
+              </a>
+            </nav>
+          </div>
           <div className="account">
             <span className="account-org">
               {organisation.name}{' '}

@@ -1,20 +1,33 @@
-import { useId, type InputHTMLAttributes, type Ref } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
-type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'onChange'> & {
+export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'onChange'> & {
   label: string;
   value: string;
   onChange: (value: string) => void;
   hint?: string;
-  error?: string | undefined;
+  /** What is wrong with the value; may hold a link to the way out. */
+  error?: ReactNode;
+  /** A control beside the input (a show-password button). */
+  addon?: ReactNode;
   ref?: Ref<HTMLInputElement>;
 };
 
 /** A labelled input with its hint and its error tied to it for assistive technology. */
-export function TextField({ label, hint, error, onChange, ref, ...input }: TextFieldProps) {
+export function TextField({ label, hint, error, addon, onChange, ref, ...input }: TextFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
+  const field = (
+    <input
+      {...input}
+      ref={ref}
+      id={id}
+      onChange={(event) => onChange(event.target.value)}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy || undefined}
+    />
+  );
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -23,14 +36,14 @@ export function TextField({ label, hint, error, onChange, ref, ...input }: TextF
           {hint}
         </p>
       )}
-      <input
-        {...input}
-        ref={ref}
-        id={id}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-      />
+      {addon ? (
+        <div className="field-row">
+          {field}
+          {addon}
+        </div>
+      ) : (
+        field
+      )}
       {error && (
         <p className="field-error" id={errorId}>
           {error}

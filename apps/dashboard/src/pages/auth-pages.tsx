@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api';
 import { ErrorMessage } from '../components/feedback';
+import { EmailField, PasswordField } from '../components/password-field';
 import { TextField } from '../components/text-field';
 import { afterSignIn, Link, navigate, routes } from '../router';
 import { useSession } from '../session';
@@ -80,6 +81,7 @@ export function SignUpPage() {
   const [organisationName, setOrganisationName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const { formRef, errors, serverError, busy, submit } = useAuthForm(
     () => {
@@ -105,6 +107,16 @@ export function SignUpPage() {
   useEffect(() => {
     if (weakPassword) passwordRef.current?.focus();
   }, [weakPassword]);
+  // So is an email that already has an account, with the way to it.
+  const isEmailTaken = serverError instanceof ApiError && serverError.code === 'email_taken';
+  const emailTaken = isEmailTaken ? (
+    <>
+      An account with this email already exists. <Link to={routes.signIn}>Sign in instead</Link>.
+    </>
+  ) : undefined;
+  useEffect(() => {
+    if (isEmailTaken) emailRef.current?.focus();
+  }, [isEmailTaken]);
 
   return (
     <AuthLayout
@@ -127,21 +139,16 @@ export function SignUpPage() {
           maxLength={100}
           required
         />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
+        <EmailField
+          ref={emailRef}
           value={email}
           onChange={setEmail}
-          error={errors.email}
-          required
+          error={errors.email ?? emailTaken}
         />
-        <TextField
+        <PasswordField
           ref={passwordRef}
           label="Password"
           name="password"
-          type="password"
           autoComplete="new-password"
           hint={`At least ${MIN_PASSWORD} characters and hard to guess: a few uncommon words work well.`}
           value={password}
@@ -151,7 +158,9 @@ export function SignUpPage() {
           maxLength={200}
           required
         />
-        {serverError !== null && !weakPassword && <ErrorMessage error={serverError} />}
+        {serverError !== null && !weakPassword && !emailTaken && (
+          <ErrorMessage error={serverError} />
+        )}
         <button type="submit" className="button button-primary button-block" aria-disabled={busy}>
           {busy ? 'Creating organisation…' : 'Create organisation'}
         </button>
@@ -164,6 +173,7 @@ export function SignInPage() {
   const { signIn } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const passwordRef = useRef<HTMLInputElement>(null);
   const { formRef, errors, serverError, busy, submit } = useAuthForm(
     () => {
       const found: Errors<'email' | 'password'> = {};
@@ -172,7 +182,16 @@ export function SignInPage() {
       return found;
     },
     async () => {
-      await signIn({ email: email.trim(), password });
+      try {
+        await signIn({ email: email.trim(), password });
+      } catch (error) {
+        // A refused password is not kept: type it again from an empty field.
+        if (error instanceof ApiError && error.status === 401) {
+          setPassword('');
+          passwordRef.current?.focus();
+        }
+        throw error;
+      }
       navigate(afterSignIn(), { replace: true });
     },
   );
@@ -188,20 +207,11 @@ export function SignInPage() {
       }
     >
       <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy}>
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          error={errors.email}
-          required
-        />
-        <TextField
+        <EmailField value={email} onChange={setEmail} error={errors.email} />
+        <PasswordField
+          ref={passwordRef}
           label="Password"
           name="password"
-          type="password"
           autoComplete="current-password"
           value={password}
           onChange={setPassword}

@@ -1,5 +1,5 @@
 import type { ApiKey } from '@boxoffice/dashboard-contract';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
@@ -86,10 +86,15 @@ export function KeysPage() {
         <SecretDialog
           name={created.key.name}
           secret={created.secret}
+          freePlan={organisation.plan === 'free'}
           onClose={() => {
             // Forget the raw key: it is never shown again.
             setCreated(null);
-            setAnnouncement(`Key “${created.key.name}” is ready to use.`);
+            setAnnouncement(
+              organisation.plan === 'free'
+                ? `Key “${created.key.name}” created. The API refuses it (402) until you upgrade to Pro.`
+                : `Key “${created.key.name}” is ready to use.`,
+            );
           }}
         />
       )}
@@ -260,7 +265,9 @@ function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey)
         <tbody>
           {keys.map((key) => (
             <tr key={key.id} className={key.status === 'revoked' ? 'row-revoked' : undefined}>
-              <th scope="row">{key.name}</th>
+              <th scope="row" className="key-name">
+                {key.name}
+              </th>
               <td>
                 <code>{key.hint}</code>
               </td>
@@ -314,29 +321,46 @@ function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey)
 function SecretDialog({
   name,
   secret,
+  freePlan,
   onClose,
 }: {
   name: string;
   secret: string;
+  /** On the Free plan the API refuses the key: say so before the user tries it. */
+  freePlan: boolean;
   onClose: () => void;
 }) {
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  // Copied with the button, or by hand from the field.
+  const [copied, setCopied] = useState(false);
+  // Closing before copying asks first: the secret cannot be shown again.
+  const [asking, setAsking] = useState(false);
+  const stayRef = useRef<HTMLButtonElement>(null);
   const inputId = useId();
   const origin = window.location.origin;
+
+  useEffect(() => {
+    if (asking) stayRef.current?.focus();
+  }, [asking]);
 
   const copySecret = async () => {
     try {
       await navigator.clipboard.writeText(secret);
       setCopy('copied');
+      setCopied(true);
     } catch {
       setCopy('failed');
     }
   };
 
+  const requestClose = () => (copied ? onClose() : setAsking(true));
+
   return (
-    <Dialog title="Your new API key" onClose={onClose}>
+    // Escape while asking goes back to the key; it never discards an uncopied one.
+    <Dialog title="Your new API key" onClose={asking ? () => setAsking(false) : requestClose}>
       <p>
-        The key <strong>{name}</strong> is ready. Copy it now.
+        The key <strong className="key-name">{name}</strong> is {freePlan ? 'created' : 'ready'}.
+        Copy it now.
       </p>
       <div className="field">
         <label htmlFor={inputId}>Secret key</label>
@@ -348,6 +372,7 @@ function SecretDialog({
             value={secret}
             spellCheck={false}
             onFocus={(event) => event.currentTarget.select()}
+            onCopy={() => setCopied(true)}
           />
           <button
             type="button"
@@ -371,14 +396,44 @@ function SecretDialog({
         </p>
       </div>
       <p>Try it:</p>
+      {freePlan && (
+        <p className="field-hint">
+          Your organisation is on the Free plan: until you upgrade to Pro, the API answers this with{' '}
+          <code>402 Payment Required</code>.
+        </p>
+      )}
       <pre className="code-block">
         <code>{`export BOXOFFICE_API_KEY='<the key above>'\ncurl -H "Authorization: Bearer $BOXOFFICE_API_KEY" ${origin}/api/v1/events`}</code>
       </pre>
-      <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={onClose}>
-          Done
-        </button>
-      </div>
+      {asking ? (
+        <>
+          <div className="notice notice-warning" role="alert">
+            <p>
+              <strong>You have not copied this key.</strong> Once you close this window it is gone
+              for good: you would have to generate another one.
+            </p>
+          </div>
+          <div className="dialog-actions">
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => setAsking(false)}
+              ref={stayRef}
+            >
+              Back to the key
+            </button>
+            <button type="button" className="button button-danger" onClick={onClose}>
+              Close without copying
+            </button>
+          </div>
+        </>
+      ) : (
+        <div className="dialog-actions">
+          <button type="button" className="button button-secondary" onClick={requestClose}>
+            Done
+          </button>
+        </div>
+      )}
     </Dialog>
   );
 }

@@ -60,12 +60,16 @@ export function PlanPage() {
       {resource.status === 'ready' && (
         <>
           {resource.data.plan === 'free' && <FreePlanBanner showLink={false} />}
-          <CurrentPlan
-            state={resource.data}
-            busy={busy}
-            onUpgrade={() => void change('pro')}
-            onDowngrade={() => setConfirmDowngrade(true)}
-          />
+          <div className="plans">
+            <CurrentPlan
+              state={resource.data}
+              busy={busy}
+              onDowngrade={() => setConfirmDowngrade(true)}
+            />
+            {resource.data.plan === 'free' && (
+              <ProOffer busy={busy} onUpgrade={() => void change('pro')} />
+            )}
+          </div>
           {error !== null && !confirmDowngrade && <ErrorMessage error={error} />}
           <History state={resource.data} userId={user.id} />
         </>
@@ -97,12 +101,10 @@ export function PlanPage() {
 function CurrentPlan({
   state,
   busy,
-  onUpgrade,
   onDowngrade,
 }: {
   state: PlanState;
   busy: boolean;
-  onUpgrade: () => void;
   onDowngrade: () => void;
 }) {
   const details = PLANS[state.plan];
@@ -122,32 +124,54 @@ function CurrentPlan({
         )}
       </p>
       <p>{details.summary}</p>
-      <ul className="features">
-        {details.features.map((feature) => (
-          <li key={feature}>{feature}</li>
-        ))}
-      </ul>
-      {state.plan === 'free' ? (
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={onUpgrade}
-          aria-disabled={busy}
-        >
-          {busy ? 'Upgrading…' : 'Upgrade to Pro'}
-        </button>
-      ) : (
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={onDowngrade}
-          aria-disabled={busy}
-        >
-          Downgrade to Free
-        </button>
+      <Features plan={state.plan} />
+      {state.plan === 'pro' && (
+        <>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={onDowngrade}
+            aria-disabled={busy}
+          >
+            Downgrade to Free
+          </button>
+          <p className="field-hint">Changes take effect immediately.</p>
+        </>
       )}
-      <p className="field-hint">Changes take effect immediately.</p>
     </section>
+  );
+}
+
+/** What Pro adds, shown on Free before asking to upgrade. */
+function ProOffer({ busy, onUpgrade }: { busy: boolean; onUpgrade: () => void }) {
+  return (
+    <section className="section card plan-card plan-offer" aria-labelledby="pro-plan-title">
+      <h2 id="pro-plan-title">
+        <span className="plan-name plan-pro">Pro</span>
+      </h2>
+      <p className="muted">What upgrading gives you</p>
+      <p>{PLANS.pro.summary}</p>
+      <Features plan="pro" />
+      <button
+        type="button"
+        className="button button-primary"
+        onClick={onUpgrade}
+        aria-disabled={busy}
+      >
+        {busy ? 'Upgrading…' : 'Upgrade to Pro'}
+      </button>
+      <p className="field-hint">Changes take effect immediately; your keys work from then on.</p>
+    </section>
+  );
+}
+
+function Features({ plan }: { plan: Plan }) {
+  return (
+    <ul className="features">
+      {PLANS[plan].features.map((feature) => (
+        <li key={feature}>{feature}</li>
+      ))}
+    </ul>
   );
 }
 

@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  prepareDatabase,
+  requireBuilds,
+  run,
+  startApiServer,
+  type ApiServer,
+  type TestDatabase,
+} from './api-server';
+import { launchBrowser, recordCspViolations } from './browser';
+
+/**
+ * Every screen of the dashboard on a phone (360 and 390 px wide, as a phone lays pages out): the
+ * page is never wider than the screen, an open dialog sits inside it, and a long key name wraps
+ * instead of widening the page, there and on a desktop.
+ */
+
+const WIDTHS = [360, 390] as const;
+const screenshots = fileURLToPath(new URL('../test-results/phone', import.meta.url));
+
+const account = {
+  organisation: 'Riverside Hall and Community Arts Centre',
+  email: `box-office-${randomBytes(4).toString('hex')}@riverside-community-arts.example`,
+  password: 'correct horse battery',
+};
+/** Names as long as the server takes (100 characters): one from the dashboard, one from the CLI. */
+const longName = 'N'.repeat(100);
+const longestName = `${'Nightly-sync-of-the-box-office-'.repeat(3)}${'x'.repeat(7)}`;
+
+let database: TestDatabase | undefined;
+let server: ApiServer | undefined;
+let browser: Browser | undefined;
+let context: BrowserContext;
+let page: Page;
+let origin: string;
+let violations: string[] = [];
+
+const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+
+/** The page's width against the screen's, and where an open dialog sits, at each phone width. */
+async function fitsEveryWidth(screen: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 780 });
+    // Let layout settle (fonts, the dialog's centring) before measuring.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    const measured = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      body: document.body.scrollWidth,
+    }));
+    expect(measured.page, `${screen} at ${width} px: page width`).toBeLessThanOrEqual(width);
+    expect(measured.body, `${screen} at ${width} px: body width`).toBeLessThanOrEqual(width);
+    const dialog = page.locator('dialog[open]');
+    if ((await dialog.count()) > 0) {
+      const box = (await dialog.boundingBox())!;
+      expect(box.x, `${screen} at ${width} px: dialog's left edge`).toBeGreaterThanOrEqual(0);
+      expect(
+        box.x + box.width,
+        `${screen} at ${width} px: dialog's right edge`,
+      ).toBeLessThanOrEqual(width);
+    }
+    // A modal dialog is fixed to the screen: a full-page picture would show it out of place.
+    await page.screenshot({
+      path: path.join(screenshots, `${screen}-${width}.png`),
+      fullPage: (await dialog.count()) === 0,
+    });
+  }
+}
+
+beforeAll(async () => {
+  requireBuilds();
+  await mkdir(screenshots, { recursive: true });
+  database = await prepareDatabase('dashboard-phone');
+  server = await startApiServer(database.env);
+  origin = server.origin;
+  browser = await launchBrowser();
+  // A phone: the page's meta viewport decides its layout width, and touch input.
+  context = await browser.newContext({
+    viewport: { width: WIDTHS[0], height: 780 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
+  violations = await recordCspViolations(context);
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+});
+
+afterEach(() => {
+  expect(violations, 'Content-Security-Policy violations').toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await database?.cleanup();
+});
+
+describe('the dashboard on a phone', () => {
+  it('fits every screen, from sign-up to a revoked key', async () => {
+    await page.goto(`${origin}/dashboard/signin`);
+    await heading('Sign in').waitFor();
+    await fitsEveryWidth('01-sign-in');
+
+    await page.getByRole('link', { name: 'Create an organisation' }).click();
+    await heading('Create your organisation').waitFor();
+    await page.getByLabel('Organisation name').fill(account.organisation);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page.getByText('Use at least 10 characters.').waitFor();
+    await fitsEveryWidth('02-sign-up-errors');
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+
+    await heading('API keys').waitFor();
+    await page.getByText('No API keys yet.').waitFor();
+    await fitsEveryWidth('03-keys-empty');
+
+    // A name of one unbroken word, as long as the form takes.
+    await page.getByLabel('Key name').fill(longName);
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Your new API key' });
+    await dialog.waitFor();
+    await fitsEveryWidth('04-secret-dialog');
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('alert').getByText('You have not copied this key.').waitFor();
+    await fitsEveryWidth('05-secret-dialog-asking');
+    await dialog.getByRole('button', { name: 'Close without copying' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The longest name the server takes, given by an operator.
+    const session = await page.evaluate(async () => {
+      const response = await fetch('/dashboard/api/session');
+      return (await response.json()) as { organisation: { id: string } };
+    });
+    await run(
+      'dist/cli.js',
+      [
+        'key',
+        'create',
+        '--org',
+        session.organisation.id,
+        '--scopes',
+        'read',
+        '--name',
+        longestName,
+      ],
+      { ...process.env, ...database!.env, LOG_LEVEL: 'silent' },
+    );
+    await page.reload();
+    await heading('API keys').waitFor();
+    await page.getByRole('row', { name: new RegExp(longestName) }).waitFor();
+    await fitsEveryWidth('06-keys-long-names');
+
+    await page.getByRole('button', { name: `Revoke ${longestName}` }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await fitsEveryWidth('07-revoke-dialog');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    // On a desktop, too, the long names wrap inside the table, which needs no scrolling.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const table = await page.locator('.table-wrap').evaluate((wrap) => ({
+      scroll: wrap.scrollWidth,
+      client: wrap.clientWidth,
+    }));
+    expect(table.scroll).toBeLessThanOrEqual(table.client);
+
+    await page.getByRole('link', { name: 'Plan', exact: true }).click();
+    await page.getByRole('heading', { name: 'Current plan: Free' }).waitFor();
+    await fitsEveryWidth('08-plan-free');
+    await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
+    await page.getByRole('heading', { name: 'Current plan: Pro' }).waitFor();
+    await fitsEveryWidth('09-plan-pro');
+    await page.getByRole('button', { name: 'Downgrade to Free' }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await fitsEveryWidth('10-downgrade-dialog');
+    await page.getByRole('button', { name: 'Stay on Pro' }).click();
+
+    await page.goto(`${origin}/dashboard/settings/nothing-here`);
+    await heading('Page not found').waitFor();
+    await fitsEveryWidth('11-not-found');
+  });
+
+  it('fits a refused sign-in and a lock-out, said in minutes', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in').waitFor();
+    const stranger = `nobody-${randomBytes(4).toString('hex')}@example.com`;
+    await page.getByLabel('Email').fill(stranger);
+    let alert = '';
+    // Ten wrong passwords for one account from one address, then the lock-out.
+    for (let attempt = 1; attempt <= 11 && !alert.includes('Too many'); attempt++) {
+      await page.getByLabel('Password', { exact: true }).fill(`wrong password ${attempt}`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const shown = page.locator('form').getByRole('alert');
+      await shown.waitFor();
+      alert = (await shown.textContent()) ?? '';
+      // A refused password is cleared, ready for the next try.
+      if (!alert.includes('Too many')) {
+        await expect.poll(() => page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+      }
+      if (attempt === 1) await fitsEveryWidth('12-sign-in-refused');
+    }
+    expect(alert).toMatch(/Try again in \d+ minutes\./);
+    await fitsEveryWidth('13-sign-in-locked-out');
+  });
+});
