@@ -1,0 +1,48 @@
+// Until @boxoffice/sdk is on npm: builds it and @boxoffice/contract (which it depends on, and which
+// is not on npm either) and packs both into `packages/tarballs/`, as they would be published, then
+// prints the one `npm install` that puts them in another project.
+//
+//   pnpm pack:sdk
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const out = join(root, 'packages', 'tarballs');
+
+function run(command, args, cwd = root) {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+  });
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(`${command} ${args.join(' ')} failed`);
+  }
+}
+
+try {
+  run('turbo', ['run', 'build', '--filter=@boxoffice/sdk', '--output-logs=errors-only']);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  for (const name of ['contract', 'sdk']) {
+    run('pnpm', ['pack', '--pack-destination', out], join(root, 'packages', name));
+  }
+  const files = readdirSync(out)
+    .filter((name) => name.endsWith('.tgz'))
+    .map((name) => join(out, name));
+  process.stdout.write(
+    [
+      `Packed into ${out}:`,
+      ...files.map((file) => `  ${file.slice(out.length + 1)}`),
+      '',
+      'Install both in your project (the SDK needs the contract):',
+      `  npm install ${files.join(' ')}`,
+      '',
+    ].join('\n'),
+  );
+} catch (error) {
+  process.stderr.write(`pack:sdk: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
