@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 
-process.stderr.write('Building the API and the dashboard…\n');
+process.stderr.write('Building the API and the dashboard (a minute or two the first time)…\n');
 const started = Date.now();
 const build = spawnSync(
   'turbo',

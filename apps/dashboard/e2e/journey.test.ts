@@ -2,16 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  prepareDatabase,
-  requireBuilds,
-  startApiServer,
-  type ApiServer,
-  type TestDatabase,
-} from './api-server';
-import { launchBrowser, recordCspViolations } from './browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite } from './suite';
 
 /**
  * The dashboard in a real browser against the real API server: sign up, generate a key, see the
@@ -27,13 +20,13 @@ const account = {
   password: 'correct horse battery',
 };
 
-let database: TestDatabase | undefined;
-let server: ApiServer | undefined;
-let browser: Browser | undefined;
-let context: BrowserContext;
+const suite = browserSuite(
+  'dashboard-e2e',
+  { viewport: { width: 1280, height: 800 } },
+  (context, origin) => context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin }),
+);
 let page: Page;
 let origin: string;
-let violations: string[] = [];
 let secret = '';
 
 /** What the public API answers to a request made with `key`. */
@@ -53,29 +46,8 @@ const heading = (name: string) => page.getByRole('heading', { level: 1, name, ex
 const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? null);
 
 beforeAll(async () => {
-  requireBuilds();
   await mkdir(screenshots, { recursive: true });
-
-  database = await prepareDatabase('dashboard-e2e');
-  server = await startApiServer(database.env);
-  origin = server.origin;
-
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  violations = await recordCspViolations(context);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-});
-
-afterEach(() => {
-  expect(violations, 'Content-Security-Policy violations').toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.cleanup();
+  ({ page, origin } = suite);
 });
 
 describe('dashboard journey', () => {

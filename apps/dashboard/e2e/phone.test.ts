@@ -2,17 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  prepareDatabase,
-  requireBuilds,
-  run,
-  startApiServer,
-  type ApiServer,
-  type TestDatabase,
-} from './api-server';
-import { launchBrowser, recordCspViolations } from './browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run } from './api-server';
+import { browserSuite } from './suite';
 
 /**
  * Every screen of the dashboard on a phone (360 and 390 px wide, as a phone lays pages out): the
@@ -32,13 +25,15 @@ const account = {
 const longName = 'N'.repeat(100);
 const longestName = `${'Nightly-sync-of-the-box-office-'.repeat(3)}${'x'.repeat(7)}`;
 
-let database: TestDatabase | undefined;
-let server: ApiServer | undefined;
-let browser: Browser | undefined;
-let context: BrowserContext;
+// A phone: the page's meta viewport decides its layout width, and touch input.
+const suite = browserSuite('dashboard-phone', {
+  viewport: { width: WIDTHS[0], height: 780 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+});
 let page: Page;
 let origin: string;
-let violations: string[] = [];
 
 const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 
@@ -72,32 +67,8 @@ async function fitsEveryWidth(screen: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  requireBuilds();
   await mkdir(screenshots, { recursive: true });
-  database = await prepareDatabase('dashboard-phone');
-  server = await startApiServer(database.env);
-  origin = server.origin;
-  browser = await launchBrowser();
-  // A phone: the page's meta viewport decides its layout width, and touch input.
-  context = await browser.newContext({
-    viewport: { width: WIDTHS[0], height: 780 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-  });
-  violations = await recordCspViolations(context);
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-});
-
-afterEach(() => {
-  expect(violations, 'Content-Security-Policy violations').toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await database?.cleanup();
+  ({ page, origin } = suite);
 });
 
 describe('the dashboard on a phone', () => {
@@ -150,7 +121,7 @@ describe('the dashboard on a phone', () => {
         '--name',
         longestName,
       ],
-      { ...process.env, ...database!.env, LOG_LEVEL: 'silent' },
+      { ...process.env, ...suite.database.env, LOG_LEVEL: 'silent' },
     );
     await page.reload();
     await heading('API keys').waitFor();

@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api';
 import { ErrorMessage } from '../components/feedback';
-import { EmailField, PasswordField } from '../components/password-field';
-import { TextField } from '../components/text-field';
+import { EmailField, NameField, PasswordField } from '../components/fields';
 import { afterSignIn, Link, navigate, routes } from '../router';
 import { useSession } from '../session';
 import { useAction } from '../use-action';
@@ -129,15 +128,13 @@ export function SignUpPage() {
       }
     >
       <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy}>
-        <TextField
+        <NameField
           label="Organisation name"
           name="organisation_name"
           autoComplete="organization"
           value={organisationName}
           onChange={setOrganisationName}
           error={errors.organisation}
-          maxLength={100}
-          required
         />
         <EmailField
           ref={emailRef}
@@ -147,8 +144,6 @@ export function SignUpPage() {
         />
         <PasswordField
           ref={passwordRef}
-          label="Password"
-          name="password"
           autoComplete="new-password"
           hint={`At least ${MIN_PASSWORD} characters and hard to guess: a few uncommon words work well.`}
           value={password}
@@ -156,7 +151,6 @@ export function SignUpPage() {
           error={errors.password ?? weakPassword}
           minLength={MIN_PASSWORD}
           maxLength={200}
-          required
         />
         {serverError !== null && !weakPassword && !emailTaken && (
           <ErrorMessage error={serverError} />
@@ -210,13 +204,10 @@ export function SignInPage() {
         <EmailField value={email} onChange={setEmail} error={errors.email} />
         <PasswordField
           ref={passwordRef}
-          label="Password"
-          name="password"
           autoComplete="current-password"
           value={password}
           onChange={setPassword}
           error={errors.password}
-          required
         />
         {serverError !== null && <ErrorMessage error={serverError} />}
         <button type="submit" className="button button-primary button-block" aria-disabled={busy}>

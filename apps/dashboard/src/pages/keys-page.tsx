@@ -4,7 +4,7 @@ import { api, unwrap } from '../api';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
-import { TextField } from '../components/text-field';
+import { NameField } from '../components/fields';
 import { formatDateTime } from '../format';
 import { useSignedIn } from '../session';
 import { useAction } from '../use-action';
@@ -184,17 +184,14 @@ function GenerateKeyForm({
         </div>
       )}
       <form onSubmit={submit} noValidate aria-busy={busy}>
-        <TextField
+        <NameField
           ref={nameRef}
           label="Key name"
           hint="Where it will be used, e.g. “Door app” or “Nightly sync”."
           name="name"
-          autoComplete="off"
           value={name}
           onChange={setName}
           error={errors.name}
-          maxLength={100}
-          required
         />
         <fieldset
           ref={scopesRef}
