@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from './api-server';
@@ -37,7 +38,28 @@ let origin: string;
 
 const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 
-/** The page's width against the screen's, and where an open dialog sits, at each phone width. */
+declare global {
+  interface Window {
+    axe?: typeof axe;
+  }
+}
+
+/** What axe-core finds wrong on the page as it stands (loaded by the test, outside its policy). */
+async function accessibilityViolations(): Promise<string[]> {
+  await page.evaluate(axe.source);
+  return page.evaluate(async () => {
+    const results = await window.axe!.run(document, { resultTypes: ['violations'] });
+    return results.violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+  });
+}
+
+/**
+ * The page's width against the screen's, where an open dialog sits, at each phone width; and no
+ * accessibility violation at the narrowest.
+ */
 async function fitsEveryWidth(screen: string): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 780 });
@@ -59,6 +81,9 @@ async function fitsEveryWidth(screen: string): Promise<void> {
       ).toBeLessThanOrEqual(width);
     }
     // A modal dialog is fixed to the screen: a full-page picture would show it out of place.
+    if (width === WIDTHS[0]) {
+      expect(await accessibilityViolations(), `${screen} at ${width} px: axe-core`).toEqual([]);
+    }
     await page.screenshot({
       path: path.join(screenshots, `${screen}-${width}.png`),
       fullPage: (await dialog.count()) === 0,
