@@ -1,0 +1,208 @@
+// Runs the API image as production would, against this machine's PostgreSQL and Redis, and checks
+// it end to end: the migrations (twice: the second applies nothing), the server on a read-only root
+// filesystem as uid 1000, /healthz and /readyz, an API call with a key made by the CLI inside the
+// image, the dashboard, the image's HEALTHCHECK, JSON logs without secrets, and exit 0 on SIGTERM.
+// Started by verify.sh (which builds the image first); on its own:
+//
+//   node scripts/container/verify.mjs   (BOXOFFICE_IMAGE, DATABASE_URL, REDIS_URL as in verify.sh)
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const image = process.env.BOXOFFICE_IMAGE ?? 'localhost/boxoffice-api:local';
+const serverUrl = new URL(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+);
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const started = Date.now();
+const log = (message) => process.stderr.write(`[verify +${elapsed()}] ${message}\n`);
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+let failures = 0;
+function check(ok, what, detail = '') {
+  if (ok) log(`ok   ${what}`);
+  else {
+    failures += 1;
+    log(`FAIL ${what}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+async function podman(...args) {
+  const { stdout } = await run('podman', args, { maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+async function psql(sql) {
+  await run('psql', [serverUrl.toString(), '-v', 'ON_ERROR_STOP=1', '-qc', sql]);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A database and a role of this run's own, with a password that must never reach the logs.
+const name = `boxoffice_container_${Date.now()}_${randomBytes(3).toString('hex')}`;
+const password = randomBytes(12).toString('hex');
+const databaseUrl = new URL(serverUrl);
+databaseUrl.username = name;
+databaseUrl.password = password;
+databaseUrl.pathname = `/${name}`;
+const port = await freePort();
+const origin = `http://127.0.0.1:${port}`;
+const container = `${name.replaceAll('_', '-')}`;
+
+// Production flags: host network (PostgreSQL and Redis listen on loopback), the root filesystem
+// read-only with no writable /tmp either, and the image's own user.
+const runFlags = [
+  '--network=host',
+  '--read-only',
+  '--read-only-tmpfs=false',
+  '-e',
+  `DATABASE_URL=${databaseUrl}`,
+  '-e',
+  `REDIS_URL=${redisUrl}`,
+];
+const cli = async (...args) =>
+  JSON.parse(await podman('run', '--rm', ...runFlags, image, 'node', 'dist/cli.js', ...args));
+
+async function main() {
+  await psql(`create role "${name}" login password '${password}'`);
+  await psql(`create database "${name}" owner "${name}"`);
+
+  const first = (await cli('migrate')).applied;
+  const second = (await cli('migrate')).applied;
+  check(first.length > 0, `migrate applied ${first.length} migrations`);
+  check(second.length === 0, 'migrate again applied none', JSON.stringify(second));
+
+  const org = await cli('org', 'create', '--name', 'Container Hall', '--plan', 'pro');
+  const { key } = await cli('key', 'create', '--org', org.id, '--scopes', 'read');
+  check(typeof key === 'string' && key.length > 20, 'the CLI in the image made an API key');
+
+  await podman(
+    'run',
+    '--detach',
+    '--name',
+    container,
+    ...runFlags,
+    '-e',
+    `PORT=${port}`,
+    '-e',
+    'HOST=127.0.0.1',
+    image,
+  );
+  log(`server container ${container} on ${origin}`);
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const up = await fetch(`${origin}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) break;
+    const state = (await podman('inspect', '--format', '{{.State.Status}}', container)).trim();
+    if (state !== 'running' || Date.now() > deadline) {
+      throw new Error(`no answer on /healthz (${state}):\n${await podman('logs', container)}`);
+    }
+    await sleep(200);
+  }
+  log('serving');
+
+  const health = await fetch(`${origin}/healthz`);
+  check(health.status === 200, '/healthz is 200', String(health.status));
+  await health.arrayBuffer();
+  const ready = await fetch(`${origin}/readyz`);
+  const readyBody = await ready.text();
+  check(
+    ready.status === 200 && JSON.parse(readyBody).status === 'ready',
+    '/readyz is 200 ready (PostgreSQL and Redis)',
+    readyBody,
+  );
+
+  const events = await fetch(`${origin}/api/v1/events`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  const eventsBody = await events.text();
+  check(
+    events.status === 200 && Array.isArray(JSON.parse(eventsBody).data),
+    'GET /api/v1/events with the key is 200',
+    `${events.status} ${eventsBody}`,
+  );
+
+  const dashboard = await fetch(`${origin}/dashboard/`);
+  const dashboardBody = await dashboard.text();
+  check(
+    dashboard.status === 200 &&
+      /^text\/html/.test(dashboard.headers.get('content-type') ?? '') &&
+      dashboardBody.includes('<div id="root">'),
+    '/dashboard/ serves the dashboard',
+    String(dashboard.status),
+  );
+
+  const healthcheck = (await podman('inspect', '--format', '{{json .Config.Healthcheck}}', container))
+    .trim();
+  check(healthcheck.includes('/healthz'), 'the image has its HEALTHCHECK', healthcheck);
+  const healthy = await run('podman', ['healthcheck', 'run', container]).then(
+    () => true,
+    (error) => `${error.stdout}${error.stderr}`,
+  );
+  check(healthy === true, 'the HEALTHCHECK passes', String(healthy));
+
+  const uid = (await podman('exec', container, 'id', '-u')).trim();
+  check(uid === '1000', 'runs as uid 1000', uid);
+  const top = (await podman('top', container, 'user', 'args')).trim().split('\n').slice(1);
+  check(
+    top.length > 0 && top.every((line) => /^node\s/.test(line) || /^1000\s/.test(line)),
+    'every process in the container is the node user',
+    top.join(' | '),
+  );
+  const write = await run('podman', ['exec', container, 'sh', '-c', 'touch /app/x || touch /tmp/x']).then(
+    () => 'wrote',
+    (error) => error.stderr,
+  );
+  check(/read-only/i.test(write), 'the root filesystem is read-only', write);
+
+  const stopStarted = Date.now();
+  // Docker's default grace (10 s); `podman stop` sends SIGTERM, then SIGKILL after it.
+  await podman('stop', '--time', '10', container);
+  const stopMs = Date.now() - stopStarted;
+  const exitCode = (await podman('inspect', '--format', '{{.State.ExitCode}}', container)).trim();
+  check(exitCode === '0', `exit 0 on SIGTERM, in ${stopMs} ms`, `exit code ${exitCode}`);
+  check(stopMs < 5_000, 'stopped within 5 s', `${stopMs} ms`);
+
+  const logs = await podman('logs', container);
+  const lines = logs.split('\n').filter((line) => line.trim() !== '');
+  const notJson = lines.filter((line) => {
+    try {
+      return typeof JSON.parse(line) !== 'object';
+    } catch {
+      return true;
+    }
+  });
+  check(lines.length > 0 && notJson.length === 0, `${lines.length} log lines, all JSON`, notJson[0]);
+  check(lines.some((line) => JSON.parse(line).msg === 'stopped'), 'the last log line says stopped');
+  check(!logs.includes(key) && !logs.includes(password), 'no key or database password in the logs');
+}
+
+try {
+  await main();
+} catch (error) {
+  failures += 1;
+  log(`FAIL ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  await podman('rm', '--force', '--ignore', container).catch(() => undefined);
+  await psql(`drop database if exists "${name}" with (force)`).catch(() => undefined);
+  await psql(`drop role if exists "${name}"`).catch(() => undefined);
+}
+log(failures === 0 ? `passed in ${elapsed()}` : `${failures} check(s) failed`);
+process.exitCode = failures === 0 ? 0 : 1;
