@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# A rolling deploy under load, measured: two replicas of the API image behind nginx (Debian's
+# nginx as a process, with deploy/nginx.conf), reads and check-ins through nginx while each
+# replica in turn is stopped with SIGTERM and started again. Fails on any failed request or any
+# check-in answered 201 and not in the database (see rolling-deploy.mjs). Prints its figures.
+#
+#   scripts/container/rolling-deploy.sh               # build the image, then the deploy
+#   SKIP_BUILD=1 scripts/container/rolling-deploy.sh  # with the image already built
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+ensure_podman
+command -v nginx >/dev/null || {
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+}
+started=$SECONDS
+[[ "${SKIP_BUILD:-}" == 1 ]] || "$repo_root/scripts/container/build.sh"
+export BOXOFFICE_IMAGE
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+node "$repo_root/scripts/container/rolling-deploy.mjs"
+log "rolling deploy test: $((SECONDS - started)) s"
