@@ -133,13 +133,25 @@ async function startNginx(port) {
   await writeFile(join(workDir, 'nginx.conf'), config);
   nginx = spawn(
     'nginx',
-    ['-p', workDir, '-c', join(workDir, 'nginx.conf'), '-g', `daemon off; pid ${workDir}/nginx.pid;`],
+    [
+      '-p',
+      workDir,
+      '-c',
+      join(workDir, 'nginx.conf'),
+      '-g',
+      `daemon off; pid ${workDir}/nginx.pid;`,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let errors = '';
   nginx.stderr.on('data', (chunk) => (errors += chunk.toString()));
   const deadline = Date.now() + 10_000;
-  while (!(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (nginx.exitCode !== null || Date.now() > deadline) {
       throw new Error(`nginx: ${errors}${await nginxErrors()}`);
     }
@@ -262,7 +274,9 @@ async function main() {
     const replaceStarted = Date.now();
     log(`replica ${r.n}: SIGTERM`);
     await podman('stop', '--time', '15', r.container);
-    const exitCode = (await podman('inspect', '--format', '{{.State.ExitCode}}', r.container)).trim();
+    const exitCode = (
+      await podman('inspect', '--format', '{{.State.ExitCode}}', r.container)
+    ).trim();
     if (exitCode !== '0') throw new Error(`replica ${r.n} exited ${exitCode}`);
     const stopped = Date.now();
     replicaLogs.push(`replica ${r.n}:\n${await podman('logs', r.container)}`);
@@ -342,14 +356,17 @@ async function main() {
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   const log_ = await accessLog();
   for (const outcome of failed.slice(0, 10)) {
-    log(`failed ${outcome.kind} at +${outcome.at - loadStarted} ms: ${outcome.status} ${outcome.body}`);
+    log(
+      `failed ${outcome.kind} at +${outcome.at - loadStarted} ms: ${outcome.status} ${outcome.body}`,
+    );
     const entry = log_.find((line) => outcome.id && line.request_id === outcome.id);
     if (entry) log(`  nginx: ${JSON.stringify(entry)}`);
   }
   for (const entry of retried.slice(0, 5)) log(`nginx retried: ${JSON.stringify(entry)}`);
   const problems = [
     failed.length > 0 && `${failed.length} requests failed`,
-    found !== checkinIds.length && `${checkinIds.length - found} check-ins answered 201 are missing`,
+    found !== checkinIds.length &&
+      `${checkinIds.length - found} check-ins answered 201 are missing`,
     after - before !== checkinIds.length &&
       `${after - before} check-ins written for ${checkinIds.length} answered 201`,
     checkinIds.length === 0 && 'no check-in was made',

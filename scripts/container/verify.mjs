@@ -149,8 +149,9 @@ async function main() {
     String(dashboard.status),
   );
 
-  const healthcheck = (await podman('inspect', '--format', '{{json .Config.Healthcheck}}', container))
-    .trim();
+  const healthcheck = (
+    await podman('inspect', '--format', '{{json .Config.Healthcheck}}', container)
+  ).trim();
   check(healthcheck.includes('/healthz'), 'the image has its HEALTHCHECK', healthcheck);
   const healthy = await run('podman', ['healthcheck', 'run', container]).then(
     () => true,
@@ -166,7 +167,13 @@ async function main() {
     'every process in the container is the node user',
     top.join(' | '),
   );
-  const write = await run('podman', ['exec', container, 'sh', '-c', 'touch /app/x || touch /tmp/x']).then(
+  const write = await run('podman', [
+    'exec',
+    container,
+    'sh',
+    '-c',
+    'touch /app/x || touch /tmp/x',
+  ]).then(
     () => 'wrote',
     (error) => error.stderr,
   );
@@ -189,8 +196,15 @@ async function main() {
       return true;
     }
   });
-  check(lines.length > 0 && notJson.length === 0, `${lines.length} log lines, all JSON`, notJson[0]);
-  check(lines.some((line) => JSON.parse(line).msg === 'stopped'), 'the last log line says stopped');
+  check(
+    lines.length > 0 && notJson.length === 0,
+    `${lines.length} log lines, all JSON`,
+    notJson[0],
+  );
+  check(
+    lines.some((line) => JSON.parse(line).msg === 'stopped'),
+    'the last log line says stopped',
+  );
   check(!logs.includes(key) && !logs.includes(password), 'no key or database password in the logs');
 }
 
