@@ -34,7 +34,8 @@ export function harness(
   ...replies: Reply[]
 ) {
   const { auto, fallback, ...clientOptions } = options;
-  const clock = new FakeClock({ auto });
+  // A fake clock given is the test's own; any other clock replaces the fake one in the client only.
+  const clock = options.clock instanceof FakeClock ? options.clock : new FakeClock({ auto });
   const script = new ScriptedFetch({ fallback, now: () => clock.now() }).reply(...replies);
   const logger = recordingLogger();
   const client = new Boxoffice({

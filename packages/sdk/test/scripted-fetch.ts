@@ -129,3 +129,74 @@ export class ScriptedFetch {
     return reply(request);
   };
 }
+
+/**
+ * A server with the API's fixed-window rate limit, on the test's clock: a window opens with the
+ * first request after the last one ended and lasts `windowMs`; each answered request counts; past
+ * `limit` it answers 429 with `Retry-After`. `X-RateLimit-Reset` is in whole seconds, rounded up,
+ * as the API sends it. While `down` is set, requests fail as refused connections and count nothing.
+ */
+export class WindowedServer {
+  /** Each request as the server saw it: when, and whether it was refused with a 429. */
+  readonly log: { at: number; status: number }[] = [];
+  down = false;
+  private windowStart: number | undefined;
+  private count = 0;
+
+  constructor(
+    private readonly options: {
+      limit: number;
+      windowMs?: number;
+      now: () => number;
+      /** A window already open: when it began and how many requests it has counted. */
+      open?: { start: number; count: number };
+      /** How long an answer takes after the request is counted, on the test's clock. */
+      latency?: { ms: number; sleep: (ms: number) => Promise<void> };
+    },
+  ) {
+    this.windowStart = options.open?.start;
+    this.count = options.open?.count ?? 0;
+  }
+
+  get refused(): number {
+    return this.log.filter((entry) => entry.status === 429).length;
+  }
+
+  /** Forgets every window, as a server restarted with an in-memory store does. */
+  restart(): void {
+    this.windowStart = undefined;
+    this.count = 0;
+  }
+
+  readonly reply = (data: unknown): Reply => {
+    return async (request) => {
+      const response = this.answer(data, request);
+      const { latency } = this.options;
+      if (latency) await latency.sleep(latency.ms);
+      return response;
+    };
+  };
+
+  private answer(data: unknown, request: RecordedRequest): Response | Promise<Response> {
+    {
+      if (this.down) return networkError('connect ECONNREFUSED 127.0.0.1:3000')(request);
+      const { limit, windowMs = 60_000, now } = this.options;
+      const at = now();
+      if (this.windowStart === undefined || at >= this.windowStart + windowMs) {
+        this.windowStart = at;
+        this.count = 0;
+      }
+      const reset = Math.max(1, Math.ceil((this.windowStart + windowMs - at) / 1000));
+      if (this.count >= limit) {
+        this.log.push({ at, status: 429 });
+        return error(429, 'Rate limit exceeded', {
+          code: 'rate_limited',
+          headers: { 'retry-after': String(reset), ...rateLimitHeaders(limit, 0, reset) },
+        })(request);
+      }
+      this.count += 1;
+      this.log.push({ at, status: 200 });
+      return item(data, 200, rateLimitHeaders(limit, limit - this.count, reset))(request);
+    }
+  }
+}

@@ -125,4 +125,52 @@ describe('RateLimitTracker', () => {
     snapshot.remaining = 0;
     expect(tracker.snapshot('read').remaining).toBe(10);
   });
+
+  it('takes the count of the server’s next window, less the requests still in flight', () => {
+    tracker.observe('read', window(5, 1, 60));
+    const first = tracker.reserve('read');
+    tracker.reserve('read');
+    now += 59_700;
+    // Reset 60 from now: far beyond the end the client knew, so a new window with 4 left.
+    tracker.observe('read', window(5, 4, 60), first);
+    expect(tracker.snapshot('read')).toMatchObject({ remaining: 3, resetAt: now + 60_000 });
+    expect(tracker.delayBeforeSend('read')).toBe(0);
+  });
+
+  it('ignores the count of a late answer from a window already over', () => {
+    tracker.observe('read', window(5, 0, 10));
+    const late = tracker.reserve('read');
+    now += 10_000;
+    expect(tracker.delayBeforeSend('read')).toBe(0);
+    expect(tracker.snapshot('read').remaining).toBe(5);
+    tracker.observe('read', window(5, 0, 1), late);
+    expect(tracker.snapshot('read').remaining).toBe(5);
+  });
+
+  it('after a reset, holds calls beyond the limit until an answer tells the new window’s end', () => {
+    tracker.observe('read', window(2, 0, 10));
+    now += 10_000;
+    const sent = [tracker.delayBeforeSend('read'), tracker.delayBeforeSend('read')];
+    const a = tracker.reserve('read');
+    tracker.reserve('read');
+    expect(sent).toEqual([0, 0]);
+    expect(tracker.delayBeforeSend('read')).toBe(Infinity);
+    tracker.observe('read', window(2, 1, 60), a);
+    expect(tracker.delayBeforeSend('read')).toBe(60_000);
+  });
+
+  it('gives back a request that got no answer, to the window it was taken from only', () => {
+    tracker.observe('write', window(10, 1, 30));
+    const lost = tracker.reserve('write');
+    expect(tracker.delayBeforeSend('write')).toBe(30_000);
+    tracker.release(lost);
+    expect(tracker.snapshot('write').remaining).toBe(1);
+    expect(tracker.delayBeforeSend('write')).toBe(0);
+
+    const old = tracker.reserve('write');
+    now += 30_000;
+    tracker.delayBeforeSend('write');
+    tracker.release(old);
+    expect(tracker.snapshot('write').remaining).toBe(10);
+  });
 });

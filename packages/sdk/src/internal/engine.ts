@@ -7,7 +7,7 @@ import {
   APIError,
   APIUserAbortError,
 } from '../core/errors';
-import { RateLimitTracker, type RateLimitClass } from '../core/rate-limit';
+import { RateLimitTracker, type RateLimitClass, type Reservation } from '../core/rate-limit';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, type RetryPolicy } from '../core/retry';
 import { uuid } from './env';
 import type { Logger } from './log';
@@ -83,6 +83,9 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** The longest delay a timer takes (about 24.8 days); longer ones would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Sends contract routes over `fetch`, with timeouts, retries, idempotency and throttling. */
 export class Engine {
   readonly rateLimits: RateLimitTracker;
@@ -125,23 +128,36 @@ export class Engine {
     const label = `${route.method} ${route.path}`;
 
     for (let attempt = 0; ; attempt++) {
-      if (this.config.throttle) await this.waitForWindow(kind, deadline, options.signal);
       if (options.signal?.aborted) throw new APIUserAbortError();
+      const reservation = this.config.throttle
+        ? await this.waitForWindow(kind, deadline, options.signal)
+        : undefined;
       // No attempt outlives the call's deadline; none starts once it has passed.
       const timeLeft = deadline - clock.now();
-      if (timeLeft <= 0) throw new APIConnectionTimeoutError();
+      if (timeLeft <= 0) {
+        if (reservation) this.rateLimits.release(reservation);
+        throw new APIConnectionTimeoutError();
+      }
       logger.debug(`boxoffice: ${label} (attempt ${attempt + 1})`);
 
       let failure: APIError;
       let delay: number | undefined;
       try {
-        const { response, text } = await this.attempt(
-          url,
-          { method: route.method, headers, body },
-          Math.min(timeout, timeLeft),
-          options.signal,
-        );
-        this.rateLimits.observe(kind, response.headers);
+        let answer: { response: Response; text: string };
+        try {
+          answer = await this.attempt(
+            url,
+            { method: route.method, headers, body },
+            Math.min(timeout, timeLeft),
+            options.signal,
+          );
+        } catch (error) {
+          // Only requests the server answered count against the window.
+          if (reservation) this.rateLimits.release(reservation);
+          throw error;
+        }
+        const { response, text } = answer;
+        this.rateLimits.observe(kind, response.headers, reservation);
         if (response.ok) return { data: parseBody(text) as T, response };
         failure = APIError.generate(response.status, parseBody(text), response.headers);
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'), clock.now());
@@ -217,20 +233,47 @@ export class Engine {
   /**
    * Waits while the tracked window has nothing left, unless that wait would pass the deadline, then
    * takes one request from it. The check and the reservation happen in one step, so concurrent
-   * calls cannot all see the same last request left.
+   * calls cannot all see the same last request left. Any news of the window (an answer, a request
+   * given back) wakes the waiting calls to look again.
    */
-  private async waitForWindow(kind: RateLimitClass, deadline: number, signal?: AbortSignal) {
+  private async waitForWindow(
+    kind: RateLimitClass,
+    deadline: number,
+    signal?: AbortSignal,
+  ): Promise<Reservation> {
     for (;;) {
       const wait = this.rateLimits.delayBeforeSend(kind);
+      const now = this.config.clock.now();
       // Past the deadline the server's own answer (a 429 with Retry-After) is more useful.
-      if (wait <= 0 || this.config.clock.now() + wait > deadline) {
-        this.rateLimits.reserve(kind);
-        return;
+      if (wait <= 0 || (wait !== Infinity && now + wait > deadline)) {
+        return this.rateLimits.reserve(kind);
       }
+      // An unknown wait (for an answer in flight) lasts until news arrives, or the deadline.
+      const bound = Math.min(wait, deadline - now, MAX_TIMER_MS);
+      if (bound <= 0) return this.rateLimits.reserve(kind);
       this.config.logger.debug(
-        `boxoffice: holding a ${kind} request ${Math.round(wait)} ms for the rate limit`,
+        wait === Infinity
+          ? `boxoffice: holding a ${kind} request until an answer in flight tells the new window`
+          : `boxoffice: holding a ${kind} request ${Math.round(wait)} ms for the rate limit`,
       );
-      await this.sleep(wait, signal);
+      await this.sleepUntilNews(kind, bound, signal);
+    }
+  }
+
+  /** Sleeps `ms`, or less if the window of `kind` changes first. */
+  private async sleepUntilNews(kind: RateLimitClass, ms: number, signal: AbortSignal | undefined) {
+    const wake = new AbortController();
+    const onAbort = () => wake.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const stop = this.rateLimits.onChange(kind, onAbort);
+    try {
+      await this.config.clock.sleep(ms, wake.signal);
+    } catch (error) {
+      if (signal?.aborted) throw new APIUserAbortError();
+      if (!(error instanceof AbortError)) throw error;
+    } finally {
+      stop();
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 }
