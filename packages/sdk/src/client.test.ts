@@ -133,10 +133,12 @@ describe('construction', () => {
     };
     expect(await run()).toEqual([]);
     process.env.BOXOFFICE_LOG = 'debug';
-    expect(await run()).toEqual(['debug']);
+    expect(await run()).toEqual(['debug', 'debug']);
     expect(await run({ logLevel: 'off' })).toEqual([]);
+    // An unknown level is said once, at warn, and then the default applies.
     process.env.BOXOFFICE_LOG = 'loud';
-    expect(await run()).toEqual([]);
+    expect(await run()).toEqual(['warn']);
+    expect(await run({ logLevel: 'info' })).toEqual([]);
   });
 
   it('logs to the console by default', async () => {

@@ -1,9 +1,10 @@
-import { contract } from '@boxoffice/contract';
+import { version } from '../package.json';
 import { systemClock, type Clock } from './core/clock';
 import { BoxofficeError } from './core/errors';
-import type { RateLimitClass, RateLimitSnapshot } from './core/rate-limit';
+import type { RateLimitClass, RateLimitSnapshot, RateLimitTracker } from './core/rate-limit';
 import { DEFAULT_RETRY } from './core/retry';
 import { Engine } from './internal/engine';
+import { checkBaseURL, checkRequestOptions } from './internal/options';
 import { isBrowserLike, readEnv } from './internal/env';
 import { isLogLevel, leveled, type Logger, type LogLevel } from './internal/log';
 import { Attendees } from './resources/attendees';
@@ -15,6 +16,25 @@ import { Tickets } from './resources/tickets';
 import { Tiers } from './resources/tiers';
 
 export const DEFAULT_BASE_URL = 'http://localhost:3000/api/v1';
+
+/** A derived client's link to the rate-limit picture of the client it came from. */
+const SHARED_WINDOWS = Symbol('boxoffice.sharedWindows');
+type InternalOptions = ClientOptions & { [SHARED_WINDOWS]?: RateLimitTracker };
+
+/** `node/24.11.1 (linux x64)`, `bun/1.2.0`, `deno/2.1.0`, or what else the runtime tells. */
+function runtimeName(): string {
+  const g = globalThis as {
+    Bun?: { version?: string };
+    Deno?: { version?: { deno?: string } };
+    process?: { versions?: { node?: string }; platform?: string; arch?: string };
+    navigator?: { userAgent?: string };
+  };
+  if (g.Bun?.version) return `bun/${g.Bun.version}`;
+  if (g.Deno?.version?.deno) return `deno/${g.Deno.version.deno}`;
+  const node = g.process?.versions?.node;
+  if (node) return `node/${node} (${g.process?.platform ?? '?'} ${g.process?.arch ?? '?'})`;
+  return g.navigator?.userAgent ? 'browser' : 'unknown';
+}
 
 export interface ClientOptions {
   /** `bxo_live_…`; defaults to `process.env.BOXOFFICE_API_KEY`. */
@@ -36,9 +56,18 @@ export interface ClientOptions {
   throttle?: boolean | undefined;
   /** A `fetch` implementation; defaults to the global one. */
   fetch?: typeof fetch | undefined;
-  /** Where the client logs (retries at `info`, every request at `debug`). Defaults to `console`. */
+  /**
+   * More options for every `fetch` (a request's own `fetchOptions` go over them): undici's
+   * `dispatcher` for a proxy, `keepalive`, … `method`, `headers`, `body` and `signal` are the
+   * client's own.
+   */
+  fetchOptions?: RequestInit | undefined;
+  /**
+   * Where the client logs: retries at `info`; each attempt and its answer (method, URL, status,
+   * duration, attempt, request id) at `debug`. Defaults to `console`.
+   */
   logger?: Logger | undefined;
-  /** Defaults to `process.env.BOXOFFICE_LOG`, else `warn`. */
+  /** Defaults to `process.env.BOXOFFICE_LOG` (an unknown value is warned about), else `warn`. */
   logLevel?: LogLevel | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
@@ -55,17 +84,28 @@ export interface ClientOptions {
 
 /** The Boxoffice API client. One instance per API key; share it across your program. */
 export class Boxoffice {
+  /** Events: `list`, `get`, `create`, `update`. */
   readonly events: Events;
+  /** Ticket tiers: `list`, `get`, `create`, `update`. */
   readonly tiers: Tiers;
+  /** Orders: `list`, `get`. */
   readonly orders: Orders;
+  /** Tickets: `list`, `get`. */
   readonly tickets: Tickets;
+  /** Attendees: `list`, `get`. */
   readonly attendees: Attendees;
+  /** Check-ins: `list`, `get`, `create`. */
   readonly checkins: Checkins;
+  /** Payouts: `list`, `get`. */
   readonly payouts: Payouts;
+  /** The API's address, without a trailing slash. */
   readonly baseURL: string;
   private readonly engine: Engine;
+  private readonly options: ClientOptions;
 
   constructor(options: ClientOptions = {}) {
+    const { [SHARED_WINDOWS]: sharedWindows, ...own } = options as InternalOptions;
+    this.options = own;
     const apiKey = options.apiKey ?? readEnv('BOXOFFICE_API_KEY');
     if (!apiKey) {
       throw new BoxofficeError(
@@ -81,36 +121,78 @@ export class Boxoffice {
     if (typeof fetchImpl !== 'function') {
       throw new BoxofficeError('No fetch implementation found: pass one as the `fetch` option.');
     }
+    checkRequestOptions(options);
+    if (options.logLevel !== undefined && !isLogLevel(options.logLevel)) {
+      throw new BoxofficeError(
+        `Invalid option logLevel: ${JSON.stringify(options.logLevel)}; expected one of off, error, warn, info, debug.`,
+      );
+    }
+    const sink = options.logger ?? console;
     const envLevel = readEnv('BOXOFFICE_LOG');
     const logLevel = options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'warn');
-    this.baseURL = (options.baseURL ?? readEnv('BOXOFFICE_BASE_URL') ?? DEFAULT_BASE_URL).replace(
-      /\/+$/,
-      '',
-    );
-    this.engine = new Engine({
-      apiKey,
-      baseURL: this.baseURL,
-      timeout: options.timeout ?? 60_000,
-      retry: {
-        ...DEFAULT_RETRY,
-        maxRetries: options.maxRetries ?? DEFAULT_RETRY.maxRetries,
-        maxRetryAfterMs: options.maxRetryAfter ?? DEFAULT_RETRY.maxRetryAfterMs,
+    const logger = leveled(sink, logLevel);
+    if (options.logLevel === undefined && envLevel !== undefined && !isLogLevel(envLevel)) {
+      logger.warn(
+        `boxoffice: BOXOFFICE_LOG=${JSON.stringify(envLevel)} is not a log level (off, error, warn, info, debug); logging at warn.`,
+      );
+    }
+    this.baseURL = checkBaseURL(options.baseURL ?? readEnv('BOXOFFICE_BASE_URL') ?? DEFAULT_BASE_URL);
+    this.engine = new Engine(
+      {
+        apiKey,
+        baseURL: this.baseURL,
+        timeout: options.timeout ?? 60_000,
+        retry: {
+          ...DEFAULT_RETRY,
+          maxRetries: options.maxRetries ?? DEFAULT_RETRY.maxRetries,
+          maxRetryAfterMs: options.maxRetryAfter ?? DEFAULT_RETRY.maxRetryAfterMs,
+        },
+        totalTimeout: options.totalTimeout ?? 120_000,
+        throttle: options.throttle ?? true,
+        fetch: (input, init) => fetchImpl(input, init),
+        fetchOptions: options.fetchOptions ?? {},
+        clock: options.clock ?? systemClock,
+        random: options.random ?? Math.random,
+        logger,
+        defaultHeaders: options.defaultHeaders ?? {},
+        userAgent: `boxoffice-sdk/${version} ${runtimeName()}`,
       },
-      totalTimeout: options.totalTimeout ?? 120_000,
-      throttle: options.throttle ?? true,
-      fetch: (input, init) => fetchImpl(input, init),
-      clock: options.clock ?? systemClock,
-      random: options.random ?? Math.random,
-      logger: leveled(options.logger ?? console, logLevel),
-      defaultHeaders: options.defaultHeaders ?? {},
-    });
-    this.events = new Events(this.engine, contract.events);
-    this.tiers = new Tiers(this.engine, contract.tiers);
-    this.orders = new Orders(this.engine, contract.orders);
-    this.tickets = new Tickets(this.engine, contract.tickets);
-    this.attendees = new Attendees(this.engine, contract.attendees);
-    this.checkins = new Checkins(this.engine, contract.checkins);
-    this.payouts = new Payouts(this.engine, contract.payouts);
+      sharedWindows,
+    );
+    this.events = new Events(this.engine, '/events');
+    this.tiers = new Tiers(this.engine, '/tiers');
+    this.orders = new Orders(this.engine, '/orders');
+    this.tickets = new Tickets(this.engine, '/tickets');
+    this.attendees = new Attendees(this.engine, '/attendees');
+    this.checkins = new Checkins(this.engine, '/checkins');
+    this.payouts = new Payouts(this.engine, '/payouts');
+  }
+
+  /**
+   * A client like this one with some options changed: for one part of a program that needs other
+   * timeouts or retries, say. With the same API key and base URL (and clock) it shares this
+   * client's picture of the key's rate limits, so both hold back for the same window.
+   *
+   * @example
+   * ```ts
+   * const door = client.withOptions({ maxRetryAfter: 2_000, totalTimeout: 5_000 });
+   * await door.checkins.create({ code: scannedCode });
+   * ```
+   */
+  withOptions(options: ClientOptions): Boxoffice {
+    const merged: InternalOptions = {
+      ...this.options,
+      ...options,
+      defaultHeaders: { ...this.options.defaultHeaders, ...options.defaultHeaders },
+      fetchOptions: { ...this.options.fetchOptions, ...options.fetchOptions },
+    };
+    const sameWindows =
+      (merged.apiKey ?? readEnv('BOXOFFICE_API_KEY')) === this.engine.config.apiKey &&
+      (merged.baseURL === undefined ||
+        merged.baseURL.replace(/\/+$/, '') === this.baseURL) &&
+      (merged.clock ?? systemClock) === this.engine.config.clock;
+    if (sameWindows) merged[SHARED_WINDOWS] = this.engine.rateLimits;
+    return new Boxoffice({ ...merged, baseURL: merged.baseURL ?? this.baseURL });
   }
 
   /** What the client has learned of the key's current rate-limit window for reads or writes. */

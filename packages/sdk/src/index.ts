@@ -15,12 +15,14 @@ export {
   PermissionDeniedError,
   PlanRequiredError,
   RateLimitError,
+  UnexpectedResponseError,
   UnprocessableEntityError,
 } from './core/errors';
 export type { RateLimitClass, RateLimitSnapshot } from './core/rate-limit';
 export { DEFAULT_RETRY, type RetryPolicy } from './core/retry';
 export type { Clock } from './core/clock';
 export type { RequestOptions } from './internal/engine';
+export type { CheckinCreateFields } from './resources/types';
 export type { Logger, LogLevel } from './internal/log';
 export type {
   Event,

@@ -1,7 +1,17 @@
 /** A parsed result together with the raw `Response` it came from. */
 export interface WithResponse<T> {
   data: T;
+  /** The response; its body has been read into `data` (`.asResponse()` gives a readable one). */
   response: Response;
+  /** `X-Request-Id` of the response: quote it when reporting a problem. */
+  requestId: string | undefined;
+}
+
+/** What the engine resolves to: the result, its response and the body as text. */
+export interface RawAnswer<T> {
+  data: T;
+  response: Response;
+  text: string;
 }
 
 /**
@@ -11,11 +21,30 @@ export interface WithResponse<T> {
 export class APIPromise<T> implements PromiseLike<T> {
   private parsed: Promise<T> | undefined;
 
-  constructor(protected readonly responsePromise: Promise<WithResponse<T>>) {}
+  constructor(protected readonly responsePromise: Promise<RawAnswer<T>>) {}
 
-  /** The result and the `Response` it was read from. */
+  /** The result, the `Response` it was read from and its request id. */
   withResponse(): Promise<WithResponse<T>> {
-    return this.responsePromise;
+    return this.responsePromise.then(({ data, response }) => ({
+      data,
+      response,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+    }));
+  }
+
+  /**
+   * The raw `Response`, with its status and headers and a body you can read, without parsing it.
+   * Errors are thrown as by `await`: a `Response` here is always a success.
+   */
+  asResponse(): Promise<Response> {
+    return this.responsePromise.then(
+      ({ response, text }) =>
+        new Response(text, {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+        }),
+    );
   }
 
   private result(): Promise<T> {

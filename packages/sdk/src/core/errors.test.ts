@@ -137,8 +137,22 @@ describe('errors without a response', () => {
     expect(error.status).toBeUndefined();
     expect(error.headers).toBeUndefined();
     expect(error.cause).toBe(cause);
-    expect(error.message).toBe('Connection error.');
+    expect(error.message).toBe('Connection error: fetch failed.');
     expect(error.name).toBe('APIConnectionError');
+  });
+
+  it('APIConnectionError names the URL and the deepest cause', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), {
+      code: 'ECONNREFUSED',
+    });
+    const error = new APIConnectionError({
+      cause: new TypeError('fetch failed', { cause: refused }),
+      url: 'http://127.0.0.1:9/api/v1/events/evt_1',
+    });
+    expect(error.message).toBe(
+      'Connection error: could not reach http://127.0.0.1:9/api/v1/events/evt_1 (connect ECONNREFUSED 127.0.0.1:9).',
+    );
+    expect(error.url).toBe('http://127.0.0.1:9/api/v1/events/evt_1');
   });
 
   it('APIConnectionTimeoutError is a connection error', () => {

@@ -137,19 +137,40 @@ export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }
 
+/** The cause of a failed `fetch`, as specific as it says: `connect ECONNREFUSED 127.0.0.1:3000`. */
+function describeCause(cause: unknown): string | undefined {
+  let deepest: unknown = cause;
+  // `fetch` wraps the socket's error: `TypeError: fetch failed` with the real one as its cause.
+  while (deepest instanceof Error && deepest.cause instanceof Error) deepest = deepest.cause;
+  if (!(deepest instanceof Error)) return deepest === undefined ? undefined : String(deepest);
+  const code = (deepest as { code?: unknown }).code;
+  const message = deepest.message || deepest.name;
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
 /** No response: DNS, refused or reset connection, TLS failure… */
 export class APIConnectionError extends APIError {
   override name = 'APIConnectionError';
-  constructor(options: { message?: string; cause?: unknown } = {}) {
-    super(undefined, undefined, options.message ?? 'Connection error.', undefined);
+  /** The URL the request was sent to, when known. */
+  readonly url: string | undefined;
+
+  constructor(options: { message?: string; cause?: unknown; url?: string } = {}) {
+    const reason = describeCause(options.cause);
+    const message =
+      options.message ??
+      (options.url
+        ? `Connection error: could not reach ${options.url}${reason ? ` (${reason})` : ''}.`
+        : `Connection error${reason ? `: ${reason}` : ''}.`);
+    super(undefined, undefined, message, undefined);
+    this.url = options.url;
     if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
 }
-/** No response within the `timeout` of an attempt (after any retries). */
+/** No response within the `timeout` of an attempt (after any retries), or the call's `totalTimeout`. */
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
-  constructor(options: { message?: string } = {}) {
-    super({ message: options.message ?? 'Request timed out.' });
+  constructor(options: { message?: string; url?: string } = {}) {
+    super({ message: options.message ?? 'Request timed out.', url: options.url });
   }
 }
 /** The caller's `AbortSignal` fired. */
@@ -157,5 +178,35 @@ export class APIUserAbortError extends APIError {
   override name = 'APIUserAbortError';
   constructor(options: { message?: string } = {}) {
     super(undefined, undefined, options.message ?? 'Request was aborted.', undefined);
+  }
+}
+/**
+ * A success status whose body is not what the API sends: not JSON, or JSON of another shape. Most
+ * often `baseURL` points at something other than the API (a web page, a proxy's login form).
+ */
+export class UnexpectedResponseError extends APIError {
+  override name = 'UnexpectedResponseError';
+  /** The URL the request was sent to. */
+  readonly url: string;
+  /** The `Content-Type` of the answer, if it had one. */
+  readonly contentType: string | undefined;
+
+  constructor(options: {
+    status: number;
+    headers: Headers;
+    body: unknown;
+    url: string;
+    problem: string;
+  }) {
+    const contentType = options.headers.get('content-type') ?? undefined;
+    super(
+      undefined,
+      options.body,
+      `${options.status} from ${options.url} with ${contentType ? `Content-Type ${contentType}` : 'no Content-Type'} is ${options.problem}, not an answer of the Boxoffice API: does baseURL point at the API (…/api/v1)?`,
+      options.headers,
+    );
+    (this as { status: number | undefined }).status = options.status;
+    this.url = options.url;
+    this.contentType = contentType;
   }
 }

@@ -32,6 +32,7 @@ function source(total: number, limit: number, firstPage = 1) {
         sync_checkpoint: '2026-11-23T12:00:00.000Z',
       },
       response,
+      text: '',
     });
   };
   return { asked, cursors, fetchPage };
@@ -55,6 +56,7 @@ function numberedSource(total: number, limit: number) {
     return Promise.resolve({
       data: envelope as ListEnvelope<number>,
       response: new Response(null),
+      text: '',
     });
   };
   return { asked, fetchPage };

@@ -1,4 +1,4 @@
-import { APIPromise, type WithResponse } from './api-promise';
+import { APIPromise, type RawAnswer } from './api-promise';
 
 /** The list envelope of the API. */
 export interface ListEnvelope<Item> {
@@ -16,7 +16,7 @@ export interface ListEnvelope<Item> {
  */
 export type PageFetcher<Item> = (
   next: { cursor: string } | { page: number } | undefined,
-) => Promise<WithResponse<ListEnvelope<Item>>>;
+) => Promise<RawAnswer<ListEnvelope<Item>>>;
 
 /**
  * One page of a list. `data` holds its items; `total` counts every match (when the walk began, on
@@ -41,6 +41,8 @@ export class Page<Item> implements AsyncIterable<Item> {
   readonly syncCheckpoint: string;
   /** The raw response of this page. */
   readonly response: Response;
+  /** `X-Request-Id` of this page's response. */
+  readonly requestId: string | undefined;
   private readonly cursorless: boolean;
 
   constructor(
@@ -56,6 +58,7 @@ export class Page<Item> implements AsyncIterable<Item> {
     this.nextCursor = envelope.next_cursor ?? null;
     this.syncCheckpoint = envelope.sync_checkpoint;
     this.response = response;
+    this.requestId = response.headers.get('x-request-id') ?? undefined;
   }
 
   /** Whether items remain after this page (no empty last request is ever needed). */
@@ -98,9 +101,10 @@ export class Page<Item> implements AsyncIterable<Item> {
 export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
   constructor(fetchPage: PageFetcher<Item>) {
     super(
-      fetchPage(undefined).then(({ data, response }) => ({
+      fetchPage(undefined).then(({ data, response, text }) => ({
         data: new Page(data, response, fetchPage),
         response,
+        text,
       })),
     );
   }

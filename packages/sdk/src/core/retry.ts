@@ -13,12 +13,13 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = {
+/** The defaults, frozen: a client's own policy comes from its options, never from changing these. */
+export const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({
   maxRetries: 2,
   initialDelayMs: 500,
   maxDelayMs: 8000,
   maxRetryAfterMs: 60_000,
-};
+});
 
 /**
  * Exponential backoff with jitter for the `retry`-th retry (0-based): 0.5 s, 1 s, 2 s … up to
@@ -55,4 +56,14 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
+}
+
+/**
+ * How long the server asked to wait, in milliseconds: `retry-after-ms` (milliseconds, as some
+ * gateways send) before `Retry-After`. Undefined when it said nothing readable.
+ */
+export function retryDelayFrom(headers: Headers, now: number): number | undefined {
+  const ms = headers.get('retry-after-ms')?.trim();
+  if (ms && /^\d+(\.\d+)?$/.test(ms)) return Number(ms);
+  return parseRetryAfter(headers.get('retry-after'), now);
 }

@@ -16,11 +16,12 @@ import {
   UnprocessableEntityError,
 } from '../core/errors';
 import { CLOCK_START, turn, until } from '../../test/fake-clock';
-import { harness, TEST_KEY } from '../../test/harness';
+import { harness, TEST_BASE_URL, TEST_KEY } from '../../test/harness';
 import {
   error,
   hang,
   item,
+  json,
   networkError,
   rateLimitHeaders,
   stallBody,
@@ -30,6 +31,14 @@ import {
 const event = { id: 'evt_0123456789abcdef', name: 'Gig' };
 const ok = item(event);
 const created = item({ id: 'chk_0123456789abcdef' }, 201);
+const emptyList = {
+  data: [],
+  total: 0,
+  page: 1,
+  limit: 20,
+  next_cursor: null,
+  sync_checkpoint: '2030-01-01T00:00:00.000Z',
+};
 const eventBody = {
   name: 'Gig',
   timezone: 'Europe/London',
@@ -272,7 +281,10 @@ describe('idempotency keys', () => {
   });
 
   it('sends none with GET or PATCH', async () => {
-    const { client, script } = harness({ fallback: ok });
+    const { client, script } = harness({
+      fallback: (request) =>
+        request.url.endsWith('/events') ? json(200, emptyList)(request) : ok(request),
+    });
     await client.events.get(event.id);
     await client.events.update(event.id, { name: 'New name' });
     await client.tiers.update('tier_0123456789abcdef', { price: 100 });
@@ -614,9 +626,14 @@ describe('logging', () => {
     const { client, logger } = harness({}, error(503, 'x'), ok);
     await client.events.get(event.id);
     expect(logger.lines.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([
-      'boxoffice: GET /events/:id failed (503); retry 1 of 2 in 500 ms',
+      `boxoffice: GET ${TEST_BASE_URL}/events/${event.id} failed (503); retry 1 of 2 in 500 ms`,
     ]);
-    expect(logger.lines.filter((l) => l.level === 'debug')).toHaveLength(2);
+    expect(logger.lines.filter((l) => l.level === 'debug').map((l) => l.message)).toEqual([
+      `boxoffice: GET ${TEST_BASE_URL}/events/${event.id} (attempt 1 of 3)`,
+      `boxoffice: GET ${TEST_BASE_URL}/events/${event.id} → 503 in 0 ms (attempt 1)`,
+      `boxoffice: GET ${TEST_BASE_URL}/events/${event.id} (attempt 2 of 3)`,
+      `boxoffice: GET ${TEST_BASE_URL}/events/${event.id} → 200 in 0 ms (attempt 2)`,
+    ]);
   });
 
   it('names a connection failure by its class', async () => {
@@ -625,7 +642,7 @@ describe('logging', () => {
     expect(logger.lines).toEqual([
       {
         level: 'info',
-        message: 'boxoffice: GET /events/:id failed (APIConnectionError); retry 1 of 2 in 500 ms',
+        message: `boxoffice: GET ${TEST_BASE_URL}/events/${event.id} failed (APIConnectionError); retry 1 of 2 in 500 ms`,
       },
     ]);
   });

@@ -1,55 +1,76 @@
-import type { AppRoute } from '@ts-rest/core';
-import type { WithResponse } from '../core/api-promise';
+import type { RawAnswer } from '../core/api-promise';
 import { AbortError, type Clock } from '../core/clock';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  UnexpectedResponseError,
 } from '../core/errors';
 import { RateLimitTracker, type RateLimitClass, type Reservation } from '../core/rate-limit';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, type RetryPolicy } from '../core/retry';
+import { backoffDelay, isRetryableStatus, retryDelayFrom, type RetryPolicy } from '../core/retry';
 import { uuid } from './env';
 import type { Logger } from './log';
+import { checkRequestOptions } from './options';
 
 /** Options every method accepts as its last argument. */
 export interface RequestOptions {
   /** Milliseconds one attempt may take; overrides the client's `timeout`. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after the first attempt; overrides the client's `maxRetries`. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
+  /** The longest `Retry-After` (ms) this call waits on; overrides the client's `maxRetryAfter`. */
+  maxRetryAfter?: number | undefined;
+  /** Milliseconds this call may take over all attempts and waits (0: none); overrides the client's. */
+  totalTimeout?: number | undefined;
   /** Aborts the request, including any wait between attempts. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Extra headers for this request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * The `Idempotency-Key` of a POST. By default each call generates one and reuses it for all its
    * retries; pass your own to make retries across calls (or processes) safe too.
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
+  /**
+   * More `fetch` options for this request (e.g. undici's `dispatcher` for a proxy), over the
+   * client's `fetchOptions`. `method`, `headers`, `body` and `signal` are the client's own.
+   */
+  fetchOptions?: RequestInit | undefined;
 }
 
 export interface EngineConfig {
   apiKey: string;
   baseURL: string;
   timeout: number;
-  retry: RetryPolicy;
+  retry: Readonly<RetryPolicy>;
   /** Milliseconds a call may take over all its attempts and waits; 0 for no limit. */
   totalTimeout: number;
   throttle: boolean;
   fetch: typeof fetch;
+  fetchOptions: RequestInit;
   clock: Clock;
   random: () => number;
   logger: Logger;
   defaultHeaders: Record<string, string>;
+  userAgent: string;
 }
 
-/** Route input: path parameters, query and body, as the contract names them. */
+/** A route of the API: its method and its path under the base URL, with `:name` parameters. */
+export interface Route {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+}
+
+/** Route input: path parameters, query and body. */
 export interface RouteInput {
   params?: Record<string, string>;
-  query?: object;
+  query?: object | undefined;
   body?: unknown;
 }
+
+/** What is wrong with a success body, if anything (`undefined`: it is as expected). */
+export type ShapeCheck = (body: unknown) => string | undefined;
 
 /** Numbers and booleans read the same in JSON as in a URL; dates travel as ISO-8601. */
 const toParam = (value: unknown): string =>
@@ -74,6 +95,13 @@ function setHeaders(target: Record<string, string>, source: Record<string, strin
   for (const [name, value] of Object.entries(source ?? {})) target[name.toLowerCase()] = value;
 }
 
+/** The headers as logged: the API key is never written out. */
+function redacted(headers: Record<string, string>): Record<string, string> {
+  const out = { ...headers };
+  if (out.authorization) out.authorization = out.authorization.replace(/(\S{13})\S*$/, '$1…');
+  return out;
+}
+
 function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
@@ -86,15 +114,18 @@ function parseBody(text: string): unknown {
 /** The longest delay a timer takes (about 24.8 days); longer ones would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Sends contract routes over `fetch`, with timeouts, retries, idempotency and throttling. */
+/** Sends API routes over `fetch`, with timeouts, retries, idempotency and throttling. */
 export class Engine {
   readonly rateLimits: RateLimitTracker;
 
-  constructor(readonly config: EngineConfig) {
-    this.rateLimits = new RateLimitTracker(config.clock);
+  constructor(
+    readonly config: EngineConfig,
+    rateLimits?: RateLimitTracker,
+  ) {
+    this.rateLimits = rateLimits ?? new RateLimitTracker(config.clock);
   }
 
-  url(route: AppRoute, input: RouteInput): string {
+  url(route: Route, input: RouteInput): string {
     const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
       const value = input.params?.[name];
       if (value === undefined || value === '') throw new TypeError(`${name} is required`);
@@ -104,20 +135,24 @@ export class Engine {
   }
 
   async send<T>(
-    route: AppRoute,
+    route: Route,
     input: RouteInput,
     options: RequestOptions = {},
-  ): Promise<WithResponse<T>> {
+    check?: ShapeCheck,
+  ): Promise<RawAnswer<T>> {
+    checkRequestOptions(options);
     const { clock, retry: policy, logger } = this.config;
     const kind: RateLimitClass = route.method === 'GET' ? 'read' : 'write';
     const url = this.url(route, input);
     const maxRetries = options.maxRetries ?? policy.maxRetries;
+    const maxRetryAfter = options.maxRetryAfter ?? policy.maxRetryAfterMs;
     const timeout = options.timeout ?? this.config.timeout;
-    const deadline =
-      this.config.totalTimeout > 0 ? clock.now() + this.config.totalTimeout : Infinity;
+    const totalTimeout = options.totalTimeout ?? this.config.totalTimeout;
+    const deadline = totalTimeout > 0 ? clock.now() + totalTimeout : Infinity;
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.config.apiKey}`,
+      'user-agent': this.config.userAgent,
     };
     setHeaders(headers, this.config.defaultHeaders);
     if (input.body !== undefined) headers['content-type'] = 'application/json';
@@ -125,7 +160,8 @@ export class Engine {
       headers['idempotency-key'] = options.idempotencyKey ?? `sdk_${uuid()}`;
     setHeaders(headers, options.headers);
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
-    const label = `${route.method} ${route.path}`;
+    const label = `${route.method} ${url}`;
+    const fetchOptions = { ...this.config.fetchOptions, ...options.fetchOptions };
 
     for (let attempt = 0; ; attempt++) {
       if (options.signal?.aborted) throw new APIUserAbortError();
@@ -136,9 +172,17 @@ export class Engine {
       const timeLeft = deadline - clock.now();
       if (timeLeft <= 0) {
         if (reservation) this.rateLimits.release(reservation);
-        throw new APIConnectionTimeoutError();
+        throw new APIConnectionTimeoutError({
+          message: `Request timed out: ${label} did not succeed within totalTimeout (${totalTimeout} ms).`,
+          url,
+        });
       }
-      logger.debug(`boxoffice: ${label} (attempt ${attempt + 1})`);
+      // Lets the server's logs tell a retry from a first attempt.
+      headers['x-boxoffice-retry-count'] = String(attempt);
+      logger.debug(`boxoffice: ${label} (attempt ${attempt + 1} of ${maxRetries + 1})`, {
+        headers: redacted(headers),
+      });
+      const started = clock.now();
 
       let failure: APIError;
       let delay: number | undefined;
@@ -147,7 +191,7 @@ export class Engine {
         try {
           answer = await this.attempt(
             url,
-            { method: route.method, headers, body },
+            { ...fetchOptions, method: route.method, headers, body },
             Math.min(timeout, timeLeft),
             options.signal,
           );
@@ -158,22 +202,35 @@ export class Engine {
         }
         const { response, text } = answer;
         this.rateLimits.observe(kind, response.headers, reservation);
-        if (response.ok) return { data: parseBody(text) as T, response };
-        failure = APIError.generate(response.status, parseBody(text), response.headers);
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'), clock.now());
-        if (response.status === 429) {
+        const requestId = response.headers.get('x-request-id');
+        logger.debug(
+          `boxoffice: ${label} → ${response.status} in ${Math.round(clock.now() - started)} ms (attempt ${attempt + 1}${requestId ? `, request ${requestId}` : ''})`,
+        );
+        const parsed = parseBody(text);
+        if (response.ok) {
+          return { data: this.checked<T>(parsed, text, response, url, check), response, text };
+        }
+        failure = APIError.generate(response.status, parsed, response.headers);
+        const retryAfter = retryDelayFrom(response.headers, clock.now());
+        const override = response.headers.get('x-should-retry');
+        if (override === 'false') {
+          delay = undefined;
+        } else if (response.status === 429) {
           // Past the cap the caller decides: waiting that long is not the client's call to make.
-          if (retryAfter !== undefined && retryAfter > policy.maxRetryAfterMs) throw failure;
+          if (retryAfter !== undefined && retryAfter > maxRetryAfter) throw failure;
           delay = retryAfter ?? backoffDelay(attempt, policy, this.config.random);
           this.rateLimits.pause(kind, delay);
-        } else if (isRetryableStatus(response.status, failure.code)) {
+        } else if (override === 'true' || isRetryableStatus(response.status, failure.code)) {
           delay = Math.min(
             retryAfter ?? backoffDelay(attempt, policy, this.config.random),
-            policy.maxRetryAfterMs,
+            maxRetryAfter,
           );
         }
       } catch (error) {
         if (!(error instanceof APIConnectionError)) throw error;
+        logger.debug(
+          `boxoffice: ${label} → ${error.name} after ${Math.round(clock.now() - started)} ms (attempt ${attempt + 1})`,
+        );
         failure = error;
         delay = backoffDelay(attempt, policy, this.config.random);
       }
@@ -187,6 +244,26 @@ export class Engine {
       if (!(failure.status === 429 && this.config.throttle))
         await this.sleep(delay, options.signal);
     }
+  }
+
+  /** A success body, or an `UnexpectedResponseError` if it is not the API's JSON of that route. */
+  private checked<T>(
+    parsed: unknown,
+    text: string,
+    response: Response,
+    url: string,
+    check: ShapeCheck | undefined,
+  ): T {
+    // `parseBody` gives back the text itself when it is not JSON.
+    const problem = text === '' ? 'empty' : parsed === text ? 'not JSON' : check?.(parsed);
+    if (problem === undefined) return parsed as T;
+    throw new UnexpectedResponseError({
+      status: response.status,
+      headers: response.headers,
+      body: text.length > 500 ? `${text.slice(0, 500)}…` : text,
+      url,
+      problem,
+    });
   }
 
   /**
@@ -213,8 +290,13 @@ export class Engine {
       return { response, text: await response.text() };
     } catch (error) {
       if (signal?.aborted) throw new APIUserAbortError();
-      if (timedOut) throw new APIConnectionTimeoutError();
-      throw new APIConnectionError({ cause: error });
+      if (timedOut) {
+        throw new APIConnectionTimeoutError({
+          message: `Request timed out: no answer from ${init.method ?? 'GET'} ${url} within ${timeout} ms.`,
+          url,
+        });
+      }
+      throw new APIConnectionError({ cause: error, url });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);

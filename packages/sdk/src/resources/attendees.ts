@@ -1,10 +1,7 @@
-import type { contract } from '@boxoffice/contract';
-import { Resource, type ItemOf, type QueryOf } from './shared';
+import { Resource } from './shared';
+import type { Attendee, AttendeeListParams } from './types';
 
-type Routes = typeof contract.attendees;
-
-export type Attendee = ItemOf<Routes['get']>;
-export type AttendeeListParams = QueryOf<Routes['list']>;
+export type { Attendee, AttendeeListParams };
 
 /** Attendees; `checked_in` filters by presence. */
-export class Attendees extends Resource<Routes> {}
+export class Attendees extends Resource<Attendee, AttendeeListParams> {}

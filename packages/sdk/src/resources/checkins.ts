@@ -1,21 +1,30 @@
-import type { contract } from '@boxoffice/contract';
 import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions } from '../internal/engine';
-import { itemOf, Resource, type BodyOf, type ItemOf, type QueryOf } from './shared';
+import { Resource } from './shared';
+import type { Checkin, CheckinCreateFields, CheckinListParams } from './types';
 
-type Routes = typeof contract.checkins;
+export type { Checkin, CheckinListParams };
 
-export type Checkin = ItemOf<Routes['get']>;
-export type CheckinListParams = QueryOf<Routes['list']>;
-export type CheckinCreateParams = BodyOf<Routes['create']>;
+type Scan = Omit<CheckinCreateFields, 'ticket_id' | 'code'>;
+
+/** A check-in names its ticket by exactly one of `ticket_id` and `code`. */
+export type CheckinCreateParams =
+  | (Scan & Required<Pick<CheckinCreateFields, 'ticket_id'>> & { code?: never })
+  | (Scan & Required<Pick<CheckinCreateFields, 'code'>> & { ticket_id?: never });
 
 /** Check-ins, listed by server receipt time; `since` filters on it. */
-export class Checkins extends Resource<Routes> {
+export class Checkins extends Resource<Checkin, CheckinListParams> {
   /**
    * Checks a ticket in (or out, with `direction: 'exit'`). The call's idempotency key is reused
-   * across its retries, so a retried scan never admits twice.
+   * across its retries, so a retried scan never admits twice. A ticket already admitted is a
+   * `ConflictError` with `code: 'already_checked_in'`.
+   *
+   * @example
+   * ```ts
+   * const checkin = await client.checkins.create({ code: scannedCode, gate: 'North' });
+   * ```
    */
   create(body: CheckinCreateParams, options?: RequestOptions): APIPromise<Checkin> {
-    return itemOf(this.engine, this.routes.create, { body }, options);
+    return this.post(body, options);
   }
 }

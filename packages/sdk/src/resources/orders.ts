@@ -1,10 +1,7 @@
-import type { contract } from '@boxoffice/contract';
-import { Resource, type ItemOf, type QueryOf } from './shared';
+import { Resource } from './shared';
+import type { Order, OrderListParams } from './types';
 
-type Routes = typeof contract.orders;
-
-export type Order = ItemOf<Routes['get']>;
-export type OrderListParams = QueryOf<Routes['list']>;
+export type { Order, OrderListParams };
 
 /** Orders, with their buyer and totals; `status`, `email` and `reference` find them. */
-export class Orders extends Resource<Routes> {}
+export class Orders extends Resource<Order, OrderListParams> {}

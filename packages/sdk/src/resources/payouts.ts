@@ -1,10 +1,7 @@
-import type { contract } from '@boxoffice/contract';
-import { Resource, type ItemOf, type QueryOf } from './shared';
+import { Resource } from './shared';
+import type { Payout, PayoutListParams } from './types';
 
-type Routes = typeof contract.payouts;
-
-export type Payout = ItemOf<Routes['get']>;
-export type PayoutListParams = QueryOf<Routes['list']>;
+export type { Payout, PayoutListParams };
 
 /** Payouts to the organiser; `amount` is the net. */
-export class Payouts extends Resource<Routes> {}
+export class Payouts extends Resource<Payout, PayoutListParams> {}

@@ -1,69 +1,32 @@
-import type { AppRoute, ClientInferRequest, ClientInferResponseBody } from '@ts-rest/core';
 import { APIPromise } from '../core/api-promise';
 import { PagePromise, type ListEnvelope } from '../core/pagination';
 import type { Engine, RequestOptions } from '../internal/engine';
 
-/** The query a list route accepts, as callers write it (`limit: 50`, `status: 'published'`). */
-export type QueryOf<R extends AppRoute> = NonNullable<ClientInferRequest<R>['query']>;
-/** The JSON body a route accepts. */
-export type BodyOf<R extends AppRoute> =
-  ClientInferRequest<R> extends { body: infer B } ? B : never;
-/** The resource inside a `{ data }` answer. */
-export type ItemOf<R extends AppRoute, S extends number = 200> =
-  ClientInferResponseBody<R, S> extends {
-    data: infer T;
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What is wrong with a `{ data: {…} }` answer, if anything. */
+function notAnItem(body: unknown): string | undefined {
+  return isRecord(body) && isRecord(body.data) ? undefined : 'not a { "data": { … } } object';
+}
+
+/** What is wrong with a list answer, if anything. */
+function notAList(body: unknown): string | undefined {
+  if (!isRecord(body) || !Array.isArray(body.data)) return 'not a { "data": [ … ] } list';
+  if (typeof body.total !== 'number' || typeof body.page !== 'number') {
+    return 'a list without its total and page';
   }
-    ? T extends unknown[]
-      ? T[number]
-      : T
-    : never;
+  return undefined;
+}
 
 /**
- * A list: the first page on await, every item on `for await`. The first request sends `query` as
- * it is (with its `page` or `cursor`, if any); each next one sends the same filters with the
- * previous page's cursor.
+ * A resource of the API at `path`: its `list` and `get`. Resources that can be written add their
+ * own methods on top of `post` and `patch`.
  */
-export function listOf<Item>(
-  engine: Engine,
-  route: AppRoute,
-  query: { page?: unknown; cursor?: unknown } & object,
-  options?: RequestOptions,
-): PagePromise<Item> {
-  const { page: _page, cursor: _cursor, ...filters } = query;
-  return new PagePromise<Item>((next) =>
-    engine.send<ListEnvelope<Item>>(
-      route,
-      { query: next ? { ...filters, ...next } : query },
-      options,
-    ),
-  );
-}
-
-/** One object, unwrapped from its `{ data }` envelope. */
-export function itemOf<Item>(
-  engine: Engine,
-  route: AppRoute,
-  input: { params?: Record<string, string>; body?: unknown },
-  options?: RequestOptions,
-): APIPromise<Item> {
-  return new APIPromise(
-    engine
-      .send<{ data: Item }>(route, input, options)
-      .then(({ data, response }) => ({ data: data.data, response })),
-  );
-}
-
-/** The two read routes every resource has. */
-interface ReadRoutes {
-  list: AppRoute;
-  get: AppRoute;
-}
-
-/** A resource's `list` and `get`; resources that can be written add their own methods. */
-export class Resource<Routes extends ReadRoutes> {
+export class Resource<Item, ListParams extends object> {
   constructor(
     protected readonly engine: Engine,
-    protected readonly routes: Routes,
+    protected readonly path: string,
   ) {}
 
   /**
@@ -71,16 +34,64 @@ export class Resource<Routes extends ReadRoutes> {
    * `updated_at`; tiers in display order (`sort_order`). Await for one page; `for await` for every
    * item, or `.iterPages()` page by page. Pages follow cursors: pass a stored `cursor` (with the
    * same filters) to resume a walk.
+   *
+   * @example
+   * ```ts
+   * const page = await client.orders.list({ status: 'completed', limit: 100 });
+   * for await (const ticket of client.tickets.list({ event_id: 'evt_…' })) console.log(ticket.code);
+   * ```
    */
-  list(
-    query: QueryOf<Routes['list']> = {},
-    options?: RequestOptions,
-  ): PagePromise<ItemOf<Routes['get']>> {
-    return listOf(this.engine, this.routes.list, query, options);
+  list(query?: ListParams, options?: RequestOptions): PagePromise<Item> {
+    const { page: _page, cursor: _cursor, ...filters } = (query ?? {}) as {
+      page?: unknown;
+      cursor?: unknown;
+    };
+    return new PagePromise<Item>((next) =>
+      this.engine.send<ListEnvelope<Item>>(
+        { method: 'GET', path: this.path },
+        { query: next ? { ...filters, ...next } : query },
+        options,
+        notAList,
+      ),
+    );
   }
 
-  /** One object by id; a `NotFoundError` if it is not this organisation's. */
-  get(id: string, options?: RequestOptions): APIPromise<ItemOf<Routes['get']>> {
-    return itemOf(this.engine, this.routes.get, { params: { id } }, options);
+  /**
+   * One object by id; a `NotFoundError` if it is not this organisation's.
+   *
+   * @example
+   * ```ts
+   * const event = await client.events.get('evt_…');
+   * ```
+   */
+  get(id: string, options?: RequestOptions): APIPromise<Item> {
+    return this.item('GET', `${this.path}/:id`, { params: { id } }, options);
+  }
+
+  /** Creates an object from `body` (POST, with an idempotency key). */
+  protected post<Body>(body: Body, options: RequestOptions | undefined): APIPromise<Item> {
+    return this.item('POST', this.path, { body }, options);
+  }
+
+  /** Changes some fields of the object `id` (PATCH). */
+  protected patch<Body>(
+    id: string,
+    body: Body,
+    options: RequestOptions | undefined,
+  ): APIPromise<Item> {
+    return this.item('PATCH', `${this.path}/:id`, { params: { id }, body }, options);
+  }
+
+  private item(
+    method: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    input: { params?: Record<string, string>; body?: unknown },
+    options: RequestOptions | undefined,
+  ): APIPromise<Item> {
+    return new APIPromise(
+      this.engine
+        .send<{ data: Item }>({ method, path }, input, options, notAnItem)
+        .then((answer) => ({ ...answer, data: answer.data.data })),
+    );
   }
 }

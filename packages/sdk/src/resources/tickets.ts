@@ -1,10 +1,7 @@
-import type { contract } from '@boxoffice/contract';
-import { Resource, type ItemOf, type QueryOf } from './shared';
+import { Resource } from './shared';
+import type { Ticket, TicketListParams } from './types';
 
-type Routes = typeof contract.tickets;
-
-export type Ticket = ItemOf<Routes['get']>;
-export type TicketListParams = QueryOf<Routes['list']>;
+export type { Ticket, TicketListParams };
 
 /** Tickets; `code` finds the ticket of a scanned barcode. */
-export class Tickets extends Resource<Routes> {}
+export class Tickets extends Resource<Ticket, TicketListParams> {}
