@@ -1,3 +1,5 @@
+import { contract } from '@boxoffice/contract';
+import type { AppRoute } from '@ts-rest/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLOCK_START, FakeClock } from '../test/fake-clock';
 import { harness, recordingLogger, TEST_BASE_URL, TEST_KEY, testKey } from '../test/harness';
@@ -232,6 +234,35 @@ describe('resources', () => {
       { quantity_total: 10 },
       { code: 'ABCDEFGHIJKLMNOPQRSTUV', gate: 'North' },
     ]);
+  });
+
+  it('has exactly the contract’s routes, each with its method and path', async () => {
+    const { client, script } = harness({ fallback: byUrl });
+    const sent = new Set<string>();
+    for (const [resource, routes] of Object.entries(contract)) {
+      const methods = client[resource as keyof typeof contract] as unknown as Record<
+        string,
+        (...args: unknown[]) => Promise<unknown>
+      >;
+      for (const [name, route] of Object.entries(routes as Record<string, AppRoute>)) {
+        expect(typeof methods[name], `${resource}.${name}`).toBe('function');
+        const id = route.path.includes(':id') ? ['x_1'] : [];
+        const body = route.method === 'GET' ? [] : [{}];
+        await methods[name]!(...id, ...body);
+        const request = script.requests.at(-1)!;
+        expect(`${request.method} ${new URL(request.url).pathname}`).toBe(
+          `${route.method} /api/v1${route.path.replace(':id', 'x_1')}`,
+        );
+        sent.add(`${resource}.${name}`);
+      }
+    }
+    // And no method beyond the contract's routes.
+    const own = Object.keys(contract).flatMap((resource) =>
+      ['list', 'get', 'create', 'update']
+        .filter((name) => name in (client as unknown as Record<string, object>)[resource]!)
+        .map((name) => `${resource}.${name}`),
+    );
+    expect(new Set(own)).toEqual(sent);
   });
 
   it('unwraps one object from its { data } envelope', async () => {

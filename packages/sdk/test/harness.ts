@@ -16,12 +16,17 @@ export const TEST_BASE_URL = 'https://api.boxoffice.test/api/v1';
 export interface LogLine {
   level: Exclude<LogLevel, 'off'>;
   message: string;
+  rest?: unknown[];
 }
 
 /** A logger that keeps every line it is given. */
 export function recordingLogger(): Logger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const at = (level: LogLine['level']) => (message: string) => lines.push({ level, message });
+  // Keeps what else is logged with the message (e.g. the headers of a request), to check for secrets.
+  const at =
+    (level: LogLine['level']) =>
+    (message: string, ...rest: unknown[]) =>
+      lines.push(rest.length > 0 ? { level, message, rest } : { level, message });
   return { lines, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 }
 

@@ -13,6 +13,7 @@ import {
   PermissionDeniedError,
   PlanRequiredError,
   RateLimitError,
+  UnexpectedResponseError,
   UnprocessableEntityError,
 } from '../core/errors';
 import { CLOCK_START, turn, until } from '../../test/fake-clock';
@@ -678,5 +679,142 @@ describe('responses', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toBe('req_1');
     await turn();
+  });
+});
+
+describe('per-call limits', () => {
+  it('takes maxRetryAfter from the call: a long 429 is thrown at once', async () => {
+    const limited = error(429, 'Rate limit exceeded', { headers: { 'retry-after': '52' } });
+    const { client, clock } = harness({}, limited, ok);
+    const scan = client.events.get(event.id, { maxRetryAfter: 2000 });
+    await expect(scan).rejects.toBeInstanceOf(RateLimitError);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('takes totalTimeout from the call', async () => {
+    const { client, script, clock, start } = harness({ fallback: networkError() });
+    await expect(client.events.get(event.id, { totalTimeout: 1000 })).rejects.toBeInstanceOf(
+      APIConnectionError,
+    );
+    // The first retry (0.5 s) fits; the second (1 s more) would end past the deadline.
+    expect(script.requests).toHaveLength(2);
+    expect(clock.now() - start).toBe(500);
+  });
+
+  it('gives a derived client other options, sharing the rate-limit picture of its key', async () => {
+    const { client, script } = harness(
+      { maxRetries: 5, defaultHeaders: { 'x-app': 'door' } },
+      item(event, 200, rateLimitHeaders(60, 10, 30)),
+      networkError(),
+    );
+    await client.events.get(event.id);
+    const door = client.withOptions({ maxRetries: 0 });
+    expect(door).not.toBe(client);
+    expect(door.rateLimit('read')).toEqual(client.rateLimit('read'));
+    await expect(door.events.get(event.id)).rejects.toBeInstanceOf(APIConnectionError);
+    expect(script.requests).toHaveLength(2);
+    expect(script.requests[1]!.headers['x-app']).toBe('door');
+    // The original keeps its own options.
+    expect(client.withOptions({}).rateLimit('read').remaining).toBe(10);
+  });
+});
+
+describe('server hints', () => {
+  it('waits what retry-after-ms says, before Retry-After', async () => {
+    const { client, clock } = harness(
+      {},
+      error(503, 'busy', { headers: { 'retry-after-ms': '250', 'retry-after': '5' } }),
+      ok,
+    );
+    await client.events.get(event.id);
+    expect(clock.sleeps).toEqual([250]);
+  });
+
+  it('follows x-should-retry either way', async () => {
+    const never = harness({}, error(503, 'no', { headers: { 'x-should-retry': 'false' } }), ok);
+    await expect(never.client.events.get(event.id)).rejects.toBeInstanceOf(InternalServerError);
+    expect(never.script.requests).toHaveLength(1);
+    const again = harness({}, error(400, 'try again', { headers: { 'x-should-retry': 'true' } }), ok);
+    await expect(again.client.events.get(event.id)).resolves.toEqual(event);
+    expect(again.script.requests).toHaveLength(2);
+  });
+});
+
+describe('identification', () => {
+  it('sends its name, version and runtime, and how many retries came before', async () => {
+    const { client, script } = harness({}, error(503, 'x'), error(503, 'x'), ok);
+    await client.events.get(event.id);
+    const version = (await import('../../package.json')).version;
+    for (const request of script.requests) {
+      expect(request.headers['user-agent']).toBe(
+        `boxoffice-sdk/${version} node/${process.versions.node} (${process.platform} ${process.arch})`,
+      );
+    }
+    expect(script.requests.map((r) => r.headers['x-boxoffice-retry-count'])).toEqual([
+      '0',
+      '1',
+      '2',
+    ]);
+  });
+
+  it('passes fetchOptions of the client and of the call to fetch', async () => {
+    const seen: RequestInit[] = [];
+    const { client } = harness({
+      fetchOptions: { keepalive: true, cache: 'no-store' },
+      fetch: (_input, init) => {
+        seen.push(init ?? {});
+        return Promise.resolve(ok({} as never) as Response);
+      },
+    });
+    await client.events.get(event.id, { fetchOptions: { cache: 'reload' } });
+    expect(seen[0]).toMatchObject({ keepalive: true, cache: 'reload', method: 'GET' });
+    expect(seen[0]!.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('logs the full URL, status, duration, attempt and request id, never the key', async () => {
+    const { client, logger } = harness({}, item(event, 200, { 'x-request-id': 'req_42' }));
+    await client.events.get(event.id, { headers: { 'x-trace': '1' } });
+    const url = `${TEST_BASE_URL}/events/${event.id}`;
+    expect(logger.lines.map((l) => l.message)).toEqual([
+      `boxoffice: GET ${url} (attempt 1 of 3)`,
+      `boxoffice: GET ${url} → 200 in 0 ms (attempt 1, request req_42)`,
+    ]);
+    expect(JSON.stringify(logger.lines)).not.toContain(TEST_KEY);
+  });
+});
+
+describe('unexpected success bodies', () => {
+  const page = (status = 200) => () =>
+    new Response('<!doctype html><title>Boxoffice</title>', {
+      status,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    });
+
+  it('throws a typed error naming the URL and the content type for a web page', async () => {
+    const { client, script } = harness({}, page());
+    const failure: unknown = await client.events.get(event.id).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(UnexpectedResponseError);
+    expect(failure).toMatchObject({
+      status: 200,
+      url: `${TEST_BASE_URL}/events/${event.id}`,
+      contentType: 'text/html; charset=utf-8',
+    });
+    expect((failure as Error).message).toContain(`${TEST_BASE_URL}/events/${event.id}`);
+    expect((failure as Error).message).toContain('text/html');
+    expect(script.requests).toHaveLength(1);
+  });
+
+  it('throws it for JSON of another shape, from get and from a list', async () => {
+    const { client } = harness({}, json(200, { ok: true }), json(200, { data: { id: 'evt_1' } }));
+    await expect(client.events.get(event.id)).rejects.toBeInstanceOf(UnexpectedResponseError);
+    const loop = async () => {
+      for await (const e of client.events.list()) void e;
+    };
+    await expect(loop()).rejects.toThrow(/not a \{ "data": \[ … \] \} list/);
+  });
+
+  it('throws it for an empty body', async () => {
+    const { client } = harness({}, () => new Response(null, { status: 200 }));
+    await expect(client.events.get(event.id)).rejects.toThrow(/is empty/);
   });
 });

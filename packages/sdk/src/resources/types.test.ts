@@ -1,0 +1,45 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type * as C from '@boxoffice/contract';
+import type { AppRoute, ClientInferRequest } from '@ts-rest/core';
+import type { Boxoffice } from '../client';
+import type { CheckinCreateParams } from './checkins';
+import type * as T from './types';
+
+type Body<R extends AppRoute> = ClientInferRequest<R> extends { body: infer B } ? B : never;
+
+// Compile-time checks: `pnpm typecheck` fails if a call that must be refused type-checks.
+declare const client: Boxoffice;
+export function refused() {
+  // @ts-expect-error a status that does not exist
+  void client.events.list({ status: 'nope' });
+  // @ts-expect-error a check-in names its ticket
+  void client.checkins.create({});
+  // @ts-expect-error by ticket_id or by code, not both
+  void client.checkins.create({ ticket_id: 'tkt_1', code: 'ABC' });
+  // @ts-expect-error an unknown field
+  void client.events.update('evt_1', { colour: 'red' });
+  void client.events.list({ status: ['draft', 'published'] });
+  void client.checkins.create({ code: 'ABC', gate: 'North' });
+}
+
+describe('resource types', () => {
+  it('are the contract’s types, written out', () => {
+    expectTypeOf<T.Event>().toEqualTypeOf<C.Event>();
+    expectTypeOf<T.Tier>().toEqualTypeOf<C.Tier>();
+    expectTypeOf<T.Order>().toEqualTypeOf<C.Order>();
+    expectTypeOf<T.Ticket>().toEqualTypeOf<C.Ticket>();
+    expectTypeOf<T.Attendee>().toEqualTypeOf<C.Attendee>();
+    expectTypeOf<T.Checkin>().toEqualTypeOf<C.Checkin>();
+    expectTypeOf<T.Payout>().toEqualTypeOf<C.Payout>();
+    expectTypeOf<T.EventCreateParams>().toEqualTypeOf<Body<C.Contract['events']['create']>>();
+    expectTypeOf<T.EventUpdateParams>().toEqualTypeOf<Body<C.Contract['events']['update']>>();
+    expectTypeOf<T.TierCreateParams>().toEqualTypeOf<Body<C.Contract['tiers']['create']>>();
+    expectTypeOf<T.TierUpdateParams>().toEqualTypeOf<Body<C.Contract['tiers']['update']>>();
+    expectTypeOf<T.CheckinCreateFields>().toEqualTypeOf<Body<C.Contract['checkins']['create']>>();
+    // List filters take the values themselves where the contract also takes any string.
+    expectTypeOf<T.OrderListParams>().toExtend<C.OrderListQuery>();
+    expectTypeOf<T.EventListParams>().toExtend<C.EventListQuery>();
+    expectTypeOf<CheckinCreateParams>().toExtend<Body<C.Contract['checkins']['create']>>();
+    expect(refused).toBeTypeOf('function');
+  });
+});
