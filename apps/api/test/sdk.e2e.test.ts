@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
@@ -11,6 +14,7 @@ import {
   PermissionDeniedError,
   PlanRequiredError,
   RateLimitError,
+  UnexpectedResponseError,
   UnprocessableEntityError,
   type ClientOptions,
   type Clock,
@@ -569,6 +573,52 @@ describe('errors from the server', () => {
     expect(error.status).toBeUndefined();
     expect(recorder.sent).toHaveLength(2);
     expect(sleeps).toEqual([500]);
+    // The message says where the client tried to go and why it could not.
+    const url = `http://127.0.0.1:${port}/api/v1/events`;
+    expect(error.message).toBe(
+      `Connection error: could not reach ${url} (connect ECONNREFUSED 127.0.0.1:${port}).`,
+    );
+    expect((error as APIConnectionError).url).toBe(url);
+  });
+
+  describe('with baseURL pointing at the dashboard instead of the API', () => {
+    let withDashboard: TestServer;
+    let dashboardDir = '';
+
+    beforeAll(async () => {
+      dashboardDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-sdk-dashboard-'));
+      await writeFile(
+        path.join(dashboardDir, 'index.html'),
+        '<!doctype html><html><body><div id="root"></div></body></html>',
+      );
+      withDashboard = await startTestServer({ dashboardDir });
+    });
+    afterAll(async () => {
+      await withDashboard?.close();
+      if (dashboardDir) await rm(dashboardDir, { recursive: true, force: true });
+    });
+
+    it('fails with an UnexpectedResponseError naming the URL and the content type', async () => {
+      const tenant = await createTenant();
+      const client = new Boxoffice({
+        apiKey: tenant.key,
+        baseURL: `${withDashboard.baseUrl}/dashboard`,
+        logLevel: 'off',
+      });
+      const url = `${withDashboard.baseUrl}/dashboard/events/evt_0000000000000000`;
+      const error = await failure(client.events.get('evt_0000000000000000'));
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(error).toMatchObject({ status: 200, url, contentType: 'text/html; charset=utf-8' });
+      expect(error.message).toContain(url);
+      expect(error.message).toContain('text/html');
+
+      const walk = async () => {
+        for await (const event of client.events.list()) void event;
+      };
+      const listError = await failure(walk());
+      expect(listError).toBeInstanceOf(UnexpectedResponseError);
+      expect(listError.message).toContain(`${withDashboard.baseUrl}/dashboard/events`);
+    });
   });
 });
 
