@@ -136,7 +136,9 @@ export class Boxoffice {
         `boxoffice: BOXOFFICE_LOG=${JSON.stringify(envLevel)} is not a log level (off, error, warn, info, debug); logging at warn.`,
       );
     }
-    this.baseURL = checkBaseURL(options.baseURL ?? readEnv('BOXOFFICE_BASE_URL') ?? DEFAULT_BASE_URL);
+    this.baseURL = checkBaseURL(
+      options.baseURL ?? readEnv('BOXOFFICE_BASE_URL') ?? DEFAULT_BASE_URL,
+    );
     this.engine = new Engine(
       {
         apiKey,
@@ -188,8 +190,7 @@ export class Boxoffice {
     };
     const sameWindows =
       (merged.apiKey ?? readEnv('BOXOFFICE_API_KEY')) === this.engine.config.apiKey &&
-      (merged.baseURL === undefined ||
-        merged.baseURL.replace(/\/+$/, '') === this.baseURL) &&
+      (merged.baseURL === undefined || merged.baseURL.replace(/\/+$/, '') === this.baseURL) &&
       (merged.clock ?? systemClock) === this.engine.config.clock;
     if (sameWindows) merged[SHARED_WINDOWS] = this.engine.rateLimits;
     return new Boxoffice({ ...merged, baseURL: merged.baseURL ?? this.baseURL });

@@ -734,7 +734,11 @@ describe('server hints', () => {
     const never = harness({}, error(503, 'no', { headers: { 'x-should-retry': 'false' } }), ok);
     await expect(never.client.events.get(event.id)).rejects.toBeInstanceOf(InternalServerError);
     expect(never.script.requests).toHaveLength(1);
-    const again = harness({}, error(400, 'try again', { headers: { 'x-should-retry': 'true' } }), ok);
+    const again = harness(
+      {},
+      error(400, 'try again', { headers: { 'x-should-retry': 'true' } }),
+      ok,
+    );
     await expect(again.client.events.get(event.id)).resolves.toEqual(event);
     expect(again.script.requests).toHaveLength(2);
   });
@@ -784,11 +788,13 @@ describe('identification', () => {
 });
 
 describe('unexpected success bodies', () => {
-  const page = (status = 200) => () =>
-    new Response('<!doctype html><title>Boxoffice</title>', {
-      status,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-    });
+  const page =
+    (status = 200) =>
+    () =>
+      new Response('<!doctype html><title>Boxoffice</title>', {
+        status,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      });
 
   it('throws a typed error naming the URL and the content type for a web page', async () => {
     const { client, script } = harness({}, page());

@@ -54,7 +54,9 @@ describe('throttling against a fixed-window server', () => {
     await client.events.get(event.id);
     expect(client.rateLimit('read').remaining).toBe(4);
 
-    const results = await Promise.all(Array.from({ length: 12 }, () => client.events.get(event.id)));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => client.events.get(event.id)),
+    );
     expect(results).toHaveLength(12);
     expect(server.refused).toBe(0);
     const windows = server.log.map((entry) => Math.floor((entry.at - start) / 60_000));

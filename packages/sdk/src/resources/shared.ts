@@ -42,7 +42,11 @@ export class Resource<Item, ListParams extends object> {
    * ```
    */
   list(query?: ListParams, options?: RequestOptions): PagePromise<Item> {
-    const { page: _page, cursor: _cursor, ...filters } = (query ?? {}) as {
+    const {
+      page: _page,
+      cursor: _cursor,
+      ...filters
+    } = (query ?? {}) as {
       page?: unknown;
       cursor?: unknown;
     };
