@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Boxoffice } from '../client';
+import { Boxoffice, type ClientOptions } from '../client';
 import { BoxofficeError } from '../core/errors';
 import { DEFAULT_RETRY } from '../core/retry';
 import { harness, TEST_KEY } from '../../test/harness';
@@ -21,7 +21,7 @@ describe('defaults', () => {
 });
 
 describe('options', () => {
-  it.each([
+  it.each<[ClientOptions, string]>([
     [{ maxRetries: NaN }, 'Invalid option maxRetries: NaN; expected a whole number from 0 up.'],
     [{ maxRetries: -1 }, 'Invalid option maxRetries: -1; expected a whole number from 0 up.'],
     [{ maxRetries: 1.5 }, 'Invalid option maxRetries: 1.5; expected a whole number from 0 up.'],
@@ -53,7 +53,7 @@ describe('options', () => {
       { logLevel: 'verbose' as 'debug' },
       'Invalid option logLevel: "verbose"; expected one of off, error, warn, info, debug.',
     ],
-  ])('refuses %j with a clear error', (options, message) => {
+  ])('refuses %o with a clear error', (options, message) => {
     const make = () => new Boxoffice({ apiKey: TEST_KEY, ...options });
     expect(make).toThrow(BoxofficeError);
     expect(make).toThrow(message);
