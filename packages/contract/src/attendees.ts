@@ -12,30 +12,51 @@ import { byEvent, sinceUpdated } from './list-filters';
 
 const c = initContract();
 
-export const AttendeeAnswerSchema = z.object({ question: z.string(), answer: z.string() });
+export const AttendeeAnswerSchema = z.object({
+  /** The question asked at checkout. */
+  question: z.string(),
+  /** The attendee's answer. */
+  answer: z.string(),
+});
 export type AttendeeAnswer = z.infer<typeof AttendeeAnswerSchema>;
 
 export const AttendeeSchema = z.object({
+  /** The attendee's id, `att_…`. */
   id: z.string(),
+  /** Their ticket, `tkt_…`. */
   ticket_id: z.string(),
+  /** The order their ticket was bought in, `ord_…`. */
   order_id: z.string(),
+  /** The event, `evt_…`. */
   event_id: z.string(),
+  /** First name, as given at checkout. */
   first_name: z.string(),
+  /** Last name, as given at checkout. */
   last_name: z.string(),
+  /** Email address, or `null`. */
   email: z.string().nullable(),
+  /** Company, or `null`. */
   company: z.string().nullable(),
+  /** Their answers to the checkout's questions, in order. */
   answers: z.array(AttendeeAnswerSchema),
+  /** Whether their ticket is checked in now (it changes with each check-in, with `updated_at`). */
   checked_in: z.boolean(),
+  /** When it was created (ISO-8601, UTC). */
   created_at: TimestampSchema,
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: TimestampSchema,
 });
 export type Attendee = z.infer<typeof AttendeeSchema>;
 
 export const AttendeeListQuerySchema = PaginationQuerySchema.extend({
   ...byEvent,
+  /** Only the attendees of this order (`ord_…`). */
   order_id: textParam('order_id', 80),
+  /** Only the attendee of this ticket (`tkt_…`). */
   ticket_id: textParam('ticket_id', 80),
+  /** Only attendees with this email address, ignoring case. */
   email: textParam('email', 320),
+  /** Only attendees inside (`true`) or not inside (`false`) now. */
   checked_in: booleanParam('checked_in'),
   ...sinceUpdated,
 });

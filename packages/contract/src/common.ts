@@ -256,8 +256,14 @@ const cursorParam = queryParam<string, string>(
  * with an explicit `page`.
  */
 export const PaginationQuerySchema = z.object({
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
   page: integerParam('page', 1, Number.MAX_SAFE_INTEGER, 1, false),
+  /** Items per page, 1–100 (default 20). */
   limit: integerParam('limit', 1, 100, 20),
+  /**
+   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+   * last item. Not with `page`.
+   */
   cursor: cursorParam,
 });
 export type PaginationQuery = z.input<typeof PaginationQuerySchema>;

@@ -16,22 +16,42 @@ export const OrderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatusSchema>;
 
 export const OrderSchema = z.object({
+  /** The order's id, `ord_…`. */
   id: z.string(),
+  /** The reference the buyer sees, e.g. `BX-7K3Q9P`. */
   reference: z.string(),
+  /** The event the order is for, `evt_…`. */
   event_id: z.string(),
+  /** The buyer's name. */
   buyer_name: z.string(),
+  /** The buyer's email address. */
   buyer_email: z.string(),
+  /**
+   * `pending`, `completed`, `cancelled` or `refunded`; cancelling or refunding voids the order's
+   * tickets.
+   */
   status: OrderStatusSchema,
+  /** The tickets' prices, in minor units of `currency`. */
   subtotal: z.number().int(),
+  /** Booking fees, in minor units. */
   fees: z.number().int(),
+  /** `subtotal + fees`, in minor units: what the buyer paid. */
   total: z.number().int(),
+  /** What has been refunded, in minor units. */
   refunded_amount: z.number().int(),
+  /** The ISO 4217 currency of the amounts. */
   currency: z.string(),
+  /** How many tickets the order has. */
   ticket_count: z.number().int(),
+  /** When the buyer placed the order (ISO-8601, UTC). */
   placed_at: TimestampSchema,
+  /** When payment was received (ISO-8601, UTC), or `null`. */
   paid_at: TimestampSchema.nullable(),
+  /** When the order was cancelled (ISO-8601, UTC), or `null`. */
   cancelled_at: TimestampSchema.nullable(),
+  /** When it was created (ISO-8601, UTC). */
   created_at: TimestampSchema,
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: TimestampSchema,
 });
 export type Order = z.infer<typeof OrderSchema>;
@@ -39,7 +59,9 @@ export type Order = z.infer<typeof OrderSchema>;
 export const OrderListQuerySchema = PaginationQuerySchema.extend({
   ...byEvent,
   ...byStatus(ORDER_STATUSES),
+  /** Only orders whose buyer has this email address, ignoring case. */
   email: textParam('email', 320),
+  /** Only the order with this reference, exactly. */
   reference: textParam('reference', 40),
   ...sinceUpdated,
 });

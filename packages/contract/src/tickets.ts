@@ -16,27 +16,43 @@ export const TicketStatusSchema = z.enum(TICKET_STATUSES);
 export type TicketStatus = z.infer<typeof TicketStatusSchema>;
 
 export const TicketSchema = z.object({
+  /** The ticket's id, `tkt_…`. */
   id: z.string(),
+  /** The order it was bought in, `ord_…`. */
   order_id: z.string(),
+  /** The event it admits to, `evt_…`. */
   event_id: z.string(),
+  /** Its tier, `tier_…`. */
   tier_id: z.string(),
+  /** Who holds it, `att_…`. */
   attendee_id: z.string(),
+  /** The barcode secret: 24 random base62 characters. Scan it with `checkins.create({ code })`. */
   code: z.string(),
+  /** `valid`, `checked_in` (inside now) or `void` (its order was cancelled or refunded). */
   status: TicketStatusSchema,
+  /** What it cost, in minor units of `currency`. */
   price: z.number().int(),
+  /** The ISO 4217 currency of `price`. */
   currency: z.string(),
+  /** When the current admission was scanned (ISO-8601, UTC), or `null`; cleared on exit. */
   checked_in_at: TimestampSchema.nullable(),
+  /** When it became void (ISO-8601, UTC), or `null`. */
   voided_at: TimestampSchema.nullable(),
+  /** When it was created (ISO-8601, UTC). */
   created_at: TimestampSchema,
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: TimestampSchema,
 });
 export type Ticket = z.infer<typeof TicketSchema>;
 
 export const TicketListQuerySchema = PaginationQuerySchema.extend({
   ...byEvent,
+  /** Only the tickets of this order (`ord_…`). */
   order_id: textParam('order_id', 80),
+  /** Only the tickets of this tier (`tier_…`). */
   tier_id: textParam('tier_id', 80),
   ...byStatus(TICKET_STATUSES),
+  /** Only the ticket with this barcode secret: how a scanned code is looked up. */
   code: textParam('code', 200),
   ...sinceUpdated,
 });

@@ -23,48 +23,102 @@ export type TierStatus = z.infer<typeof TierStatusSchema>;
 export const WritableTierStatusSchema = z.enum(['on_sale', 'paused', 'hidden']);
 
 export const TierSchema = z.object({
+  /** The tier's id, `tier_…`. */
   id: z.string(),
+  /** The event it sells tickets for, `evt_…`. */
   event_id: z.string(),
+  /** The tier's name, e.g. `General admission`. */
   name: z.string(),
+  /** Free text about the tier, or `null`. */
   description: z.string().nullable(),
+  /** The price of one ticket in minor units of `currency` (2500 is £25.00). */
   price: z.number().int(),
+  /** The event's currency (ISO 4217). Set by the server. */
   currency: z.string(),
+  /** How many tickets the tier has, or `null` for unlimited. */
   quantity_total: z.number().int().nullable(),
+  /**
+   * How many tickets have been sold (cancelled and refunded orders give theirs back). Set by the
+   * server.
+   */
   quantity_sold: z.number().int(),
+  /** `quantity_total - quantity_sold`, or `null` when unlimited. Set by the server. */
   quantity_available: z.number().int().nullable(),
+  /** The most tickets of this tier one order may have, or `null` for no limit. */
   max_per_order: z.number().int().nullable(),
+  /** When sales open (ISO-8601, UTC), or `null` for at once. */
   sales_start_at: TimestampSchema.nullable(),
+  /** When sales close (ISO-8601, UTC), or `null` for when the event starts. */
   sales_end_at: TimestampSchema.nullable(),
+  /** Where the tier comes in lists: lowest first, then by id. */
   sort_order: z.number().int(),
+  /**
+   * `on_sale`, `paused`, `hidden` or `sold_out` (shown by the server while an `on_sale` tier has
+   * nothing left).
+   */
   status: TierStatusSchema,
+  /** When it was created (ISO-8601, UTC). */
   created_at: TimestampSchema,
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: TimestampSchema,
 });
 export type Tier = z.infer<typeof TierSchema>;
 
 const writableTierFields = {
+  /** The tier's name, 1–200 characters (trimmed). */
   name: TextSchema.trim().min(1).max(200),
+  /** Free text about the tier, up to 5,000 characters, or `null`. */
   description: TextSchema.max(5000).nullable(),
+  /**
+   * The price of one ticket in minor units of the event's currency: an integer (2500 is £25.00).
+   */
   price: MoneySchema,
+  /**
+   * How many tickets the tier has, or `null` for unlimited; lowering it below `quantity_sold` is a
+   * 409.
+   */
   quantity_total: z.number().int().nonnegative().max(10_000_000).nullable(),
+  /** The most tickets of this tier one order may have (1–1,000), or `null` for no limit. */
   max_per_order: z.number().int().positive().max(1000).nullable(),
+  /** When sales open: ISO-8601 with an offset, or `null` for at once. */
   sales_start_at: TimestampSchema.nullable(),
+  /** When sales close: ISO-8601 with an offset, after `sales_start_at`; or `null`. */
   sales_end_at: TimestampSchema.nullable(),
+  /** Where the tier comes in lists, lowest first (-1,000,000 to 1,000,000). */
   sort_order: z.number().int().min(-1_000_000).max(1_000_000),
+  /** `on_sale`, `paused` or `hidden` (`sold_out` is the server's to set). */
   status: WritableTierStatusSchema,
 };
 
 export const TierCreateSchema = z
   .object({
+    /** The event to add the tier to, `evt_…`; an unknown one is a 422. */
     event_id: z.string().min(1).max(80),
+    /** The tier's name, 1–200 characters (trimmed). */
     name: writableTierFields.name,
+    /**
+     * The price of one ticket in minor units of the event's currency: an integer (2500 is £25.00).
+     */
     price: writableTierFields.price,
+    /** Free text about the tier, up to 5,000 characters, or `null` (the default). */
     description: writableTierFields.description.optional(),
+    /** How many tickets the tier has; `null` (the default) for unlimited. */
     quantity_total: writableTierFields.quantity_total.optional(),
+    /**
+     * The most tickets of this tier one order may have (1–1,000); `null` (the default) for no
+     * limit.
+     */
     max_per_order: writableTierFields.max_per_order.optional(),
+    /** When sales open: ISO-8601 with an offset; `null` (the default) for at once. */
     sales_start_at: writableTierFields.sales_start_at.optional(),
+    /**
+     * When sales close: ISO-8601 with an offset, after `sales_start_at`; `null` (the default) for
+     * none.
+     */
     sales_end_at: writableTierFields.sales_end_at.optional(),
+    /** Where the tier comes in lists, lowest first; default 0. */
     sort_order: writableTierFields.sort_order.optional(),
+    /** `on_sale` (the default), `paused` or `hidden`. */
     status: writableTierFields.status.optional(),
   })
   .strict();

@@ -77,6 +77,9 @@ function computeTypes() {
   return { checker, aliases };
 }
 
+/** Fields the contract gives no description: every field must have one, for the editors. */
+const undocumented = [];
+
 function generate() {
   const { checker, aliases } = computeTypes();
   const F = ts.TypeFormatFlags;
@@ -92,11 +95,14 @@ function generate() {
 
   const doc = (symbol, indent) => {
     const text = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+    if (!text) undocumented.push(symbol.name);
     const tags = symbol
       .getJsDocTags(checker)
       .map((tag) => `@${tag.name}${tag.text ? ` ${ts.displayPartsToString(tag.text)}` : ''}`);
     const lines = [...(text ? text.split('\n') : []), ...tags];
     if (lines.length === 0) return '';
+    const single = `${indent}/** ${lines[0]} */\n`;
+    if (lines.length === 1 && single.length <= 101) return single;
     return `${indent}/**\n${lines.map((line) => `${indent} * ${line}`.trimEnd()).join('\n')}\n${indent} */\n`;
   };
 
@@ -166,6 +172,12 @@ ${body}`;
 const prettier = await import('prettier');
 const config = (await prettier.resolveConfig(target)) ?? {};
 const text = await prettier.format(generate(), { ...config, filepath: target });
+if (undocumented.length > 0) {
+  console.error(
+    `Fields without a JSDoc comment in the contract: ${[...new Set(undocumented)].join(', ')}`,
+  );
+  process.exit(1);
+}
 if (process.argv.includes('--check')) {
   const current = readFileSync(target, 'utf8');
   if (current !== text) {

@@ -3,25 +3,59 @@
 
 /** `EventSchema` of @boxoffice/contract, as the API returns it. */
 export interface Event {
+  /** The event's id, `evt_…`. */
   id: string;
+  /** The event's name, 1–200 characters. */
   name: string;
+  /** Free text about the event, or `null`. */
   description: string | null;
+  /** Where it takes place, or `null`. */
   venue: string | null;
+  /** The IANA time zone of the venue, e.g. `Europe/London`: local times are shown in it. */
   timezone: string;
+  /** When the event starts (ISO-8601, UTC). */
   starts_at: string;
+  /** When the event ends (ISO-8601, UTC); always after `starts_at`. */
   ends_at: string;
+  /** When the doors open (ISO-8601, UTC), or `null`. */
   doors_open_at: string | null;
+  /** The ISO 4217 currency of its tiers' prices, e.g. `GBP`; fixed once it has tiers. */
   currency: string;
+  /** How many people the venue holds, or `null` for no stated limit. */
   capacity: number | null;
+  /**
+   * `draft`, `published`, `completed` or `cancelled`: `draft → published → completed`, or
+   * `cancelled` from `draft` or `published`. `completed` and `cancelled` are final.
+   */
   status: 'draft' | 'published' | 'completed' | 'cancelled';
+  /** When the event was published, or `null`. Set by the server. */
   published_at: string | null;
+  /** When the event was cancelled, or `null`. Set by the server. */
   cancelled_at: string | null;
+  /** When it was created (ISO-8601, UTC). */
   created_at: string;
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
 }
 
 /** `EventListQuerySchema` of @boxoffice/contract, as the API accepts it. */
 export interface EventListParams {
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  page?: string | number | undefined;
+  /** Items per page, 1–100 (default 20). */
+  limit?: string | number | undefined;
+  /**
+   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+   * last item. Not with `page`.
+   */
+  cursor?: string | undefined;
+  /** Only events starting at or after this time (ISO-8601 or a `Date`). */
+  starts_after?: string | Date | undefined;
+  /** Only events starting before this time (ISO-8601 or a `Date`). */
+  starts_before?: string | Date | undefined;
+  /** Only events whose name contains this text, ignoring case. */
+  q?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
   status?:
     | 'draft'
     | 'published'
@@ -29,65 +63,120 @@ export interface EventListParams {
     | 'cancelled'
     | undefined
     | Array<'draft' | 'published' | 'completed' | 'cancelled'>;
-  page?: string | number | undefined;
-  limit?: string | number | undefined;
-  cursor?: string | undefined;
-  starts_after?: string | Date | undefined;
-  starts_before?: string | Date | undefined;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
   updated_since?: string | Date | undefined;
-  q?: string | undefined;
 }
 
 /** `EventCreateSchema` of @boxoffice/contract, as the API accepts it. */
 export interface EventCreateParams {
+  /** The event's name, 1–200 characters (trimmed). */
   name: string;
+  /** An IANA time zone name, e.g. `Europe/London` (any case; stored canonical). */
   timezone: string;
+  /** When the event starts: ISO-8601 with an offset, e.g. `2026-06-01T19:00:00+01:00`. */
   starts_at: string;
+  /** When the event ends: ISO-8601 with an offset; must be after `starts_at`. */
   ends_at: string;
+  /** An ISO 4217 code in upper case, e.g. `GBP`; cannot change once the event has tiers. */
   currency: string;
+  /** Free text about the event, up to 5,000 characters, or `null` (the default). */
   description?: string | null | undefined;
+  /** Where it takes place, up to 500 characters, or `null` (the default). */
   venue?: string | null | undefined;
+  /** When the doors open: ISO-8601 with an offset, or `null` (the default). */
   doors_open_at?: string | null | undefined;
+  /** How many people the venue holds (1–10,000,000), or `null` (the default). */
   capacity?: number | null | undefined;
+  /** `draft` (the default) or `published`. */
   status?: 'draft' | 'published' | undefined;
 }
 
 /** `EventUpdateSchema` of @boxoffice/contract, as the API accepts it. */
 export interface EventUpdateParams {
+  /** The event's name, 1–200 characters (trimmed). */
   name?: string | undefined;
+  /** Free text about the event, up to 5,000 characters, or `null`. */
   description?: string | null | undefined;
+  /** Where it takes place, up to 500 characters, or `null`. */
   venue?: string | null | undefined;
+  /** An IANA time zone name, e.g. `Europe/London` (any case; stored canonical). */
   timezone?: string | undefined;
+  /** When the event starts: ISO-8601 with an offset, e.g. `2026-06-01T19:00:00+01:00`. */
   starts_at?: string | undefined;
+  /** When the event ends: ISO-8601 with an offset; must be after `starts_at`. */
   ends_at?: string | undefined;
+  /** When the doors open: ISO-8601 with an offset, or `null`. */
   doors_open_at?: string | null | undefined;
+  /** An ISO 4217 code in upper case, e.g. `GBP`; cannot change once the event has tiers. */
   currency?: string | undefined;
+  /** How many people the venue holds (1–10,000,000), or `null`. */
   capacity?: number | null | undefined;
+  /**
+   * A new status: `draft → published → completed`, or `cancelled` from `draft` or `published`;
+   * any other change is a 409.
+   */
   status?: 'draft' | 'published' | 'completed' | 'cancelled' | undefined;
 }
 
 /** `TierSchema` of @boxoffice/contract, as the API returns it. */
 export interface Tier {
+  /** The tier's id, `tier_…`. */
   id: string;
-  name: string;
-  description: string | null;
-  currency: string;
-  status: 'on_sale' | 'paused' | 'hidden' | 'sold_out';
-  created_at: string;
-  updated_at: string;
+  /** The event it sells tickets for, `evt_…`. */
   event_id: string;
+  /** The tier's name, e.g. `General admission`. */
+  name: string;
+  /** Free text about the tier, or `null`. */
+  description: string | null;
+  /** The price of one ticket in minor units of `currency` (2500 is £25.00). */
   price: number;
+  /** The event's currency (ISO 4217). Set by the server. */
+  currency: string;
+  /** How many tickets the tier has, or `null` for unlimited. */
   quantity_total: number | null;
+  /**
+   * How many tickets have been sold (cancelled and refunded orders give theirs back). Set by the
+   * server.
+   */
   quantity_sold: number;
+  /** `quantity_total - quantity_sold`, or `null` when unlimited. Set by the server. */
   quantity_available: number | null;
+  /** The most tickets of this tier one order may have, or `null` for no limit. */
   max_per_order: number | null;
+  /** When sales open (ISO-8601, UTC), or `null` for at once. */
   sales_start_at: string | null;
+  /** When sales close (ISO-8601, UTC), or `null` for when the event starts. */
   sales_end_at: string | null;
+  /** Where the tier comes in lists: lowest first, then by id. */
   sort_order: number;
+  /**
+   * `on_sale`, `paused`, `hidden` or `sold_out` (shown by the server while an `on_sale` tier has
+   * nothing left).
+   */
+  status: 'on_sale' | 'paused' | 'hidden' | 'sold_out';
+  /** When it was created (ISO-8601, UTC). */
+  created_at: string;
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
+  updated_at: string;
 }
 
 /** `TierListQuerySchema` of @boxoffice/contract, as the API accepts it. */
 export interface TierListParams {
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  page?: string | number | undefined;
+  /** Items per page, 1–100 (default 20). */
+  limit?: string | number | undefined;
+  /**
+   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+   * last item. Not with `page`.
+   */
+  cursor?: string | undefined;
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
   status?:
     | 'on_sale'
     | 'paused'
@@ -95,63 +184,127 @@ export interface TierListParams {
     | 'sold_out'
     | undefined
     | Array<'on_sale' | 'paused' | 'hidden' | 'sold_out'>;
-  page?: string | number | undefined;
-  limit?: string | number | undefined;
-  cursor?: string | undefined;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
   updated_since?: string | Date | undefined;
-  event_id?: string | undefined;
 }
 
 /** `TierCreateSchema` of @boxoffice/contract, as the API accepts it. */
 export interface TierCreateParams {
-  name: string;
+  /** The event to add the tier to, `evt_…`; an unknown one is a 422. */
   event_id: string;
+  /** The tier's name, 1–200 characters (trimmed). */
+  name: string;
+  /**
+   * The price of one ticket in minor units of the event's currency: an integer (2500 is £25.00).
+   */
   price: number;
+  /** Free text about the tier, up to 5,000 characters, or `null` (the default). */
   description?: string | null | undefined;
-  status?: 'on_sale' | 'paused' | 'hidden' | undefined;
+  /** How many tickets the tier has; `null` (the default) for unlimited. */
   quantity_total?: number | null | undefined;
+  /**
+   * The most tickets of this tier one order may have (1–1,000); `null` (the default) for no
+   * limit.
+   */
   max_per_order?: number | null | undefined;
+  /** When sales open: ISO-8601 with an offset; `null` (the default) for at once. */
   sales_start_at?: string | null | undefined;
+  /**
+   * When sales close: ISO-8601 with an offset, after `sales_start_at`; `null` (the default) for
+   * none.
+   */
   sales_end_at?: string | null | undefined;
+  /** Where the tier comes in lists, lowest first; default 0. */
   sort_order?: number | undefined;
+  /** `on_sale` (the default), `paused` or `hidden`. */
+  status?: 'on_sale' | 'paused' | 'hidden' | undefined;
 }
 
 /** `TierUpdateSchema` of @boxoffice/contract, as the API accepts it. */
 export interface TierUpdateParams {
+  /** The tier's name, 1–200 characters (trimmed). */
   name?: string | undefined;
+  /** Free text about the tier, up to 5,000 characters, or `null`. */
   description?: string | null | undefined;
-  status?: 'on_sale' | 'paused' | 'hidden' | undefined;
+  /**
+   * The price of one ticket in minor units of the event's currency: an integer (2500 is £25.00).
+   */
   price?: number | undefined;
+  /**
+   * How many tickets the tier has, or `null` for unlimited; lowering it below `quantity_sold` is a
+   * 409.
+   */
   quantity_total?: number | null | undefined;
+  /** The most tickets of this tier one order may have (1–1,000), or `null` for no limit. */
   max_per_order?: number | null | undefined;
+  /** When sales open: ISO-8601 with an offset, or `null` for at once. */
   sales_start_at?: string | null | undefined;
+  /** When sales close: ISO-8601 with an offset, after `sales_start_at`; or `null`. */
   sales_end_at?: string | null | undefined;
+  /** Where the tier comes in lists, lowest first (-1,000,000 to 1,000,000). */
   sort_order?: number | undefined;
+  /** `on_sale`, `paused` or `hidden` (`sold_out` is the server's to set). */
+  status?: 'on_sale' | 'paused' | 'hidden' | undefined;
 }
 
 /** `OrderSchema` of @boxoffice/contract, as the API returns it. */
 export interface Order {
+  /** The order's id, `ord_…`. */
   id: string;
-  currency: string;
-  status: 'completed' | 'cancelled' | 'pending' | 'refunded';
-  cancelled_at: string | null;
-  created_at: string;
-  updated_at: string;
-  event_id: string;
+  /** The reference the buyer sees, e.g. `BX-7K3Q9P`. */
   reference: string;
+  /** The event the order is for, `evt_…`. */
+  event_id: string;
+  /** The buyer's name. */
   buyer_name: string;
+  /** The buyer's email address. */
   buyer_email: string;
+  /**
+   * `pending`, `completed`, `cancelled` or `refunded`; cancelling or refunding voids the order's
+   * tickets.
+   */
+  status: 'completed' | 'cancelled' | 'pending' | 'refunded';
+  /** The tickets' prices, in minor units of `currency`. */
   subtotal: number;
+  /** Booking fees, in minor units. */
   fees: number;
+  /** `subtotal + fees`, in minor units: what the buyer paid. */
   total: number;
+  /** What has been refunded, in minor units. */
   refunded_amount: number;
+  /** The ISO 4217 currency of the amounts. */
+  currency: string;
+  /** How many tickets the order has. */
   ticket_count: number;
+  /** When the buyer placed the order (ISO-8601, UTC). */
   placed_at: string;
+  /** When payment was received (ISO-8601, UTC), or `null`. */
   paid_at: string | null;
+  /** When the order was cancelled (ISO-8601, UTC), or `null`. */
+  cancelled_at: string | null;
+  /** When it was created (ISO-8601, UTC). */
+  created_at: string;
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
+  updated_at: string;
 }
 
 /** `OrderListQuerySchema` of @boxoffice/contract, as the API accepts it. */
 export interface OrderListParams {
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  page?: string | number | undefined;
+  /** Items per page, 1–100 (default 20). */
+  limit?: string | number | undefined;
+  /**
+   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+   * last item. Not with `page`.
+   */
+  cursor?: string | undefined;
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
   status?:
     | 'completed'
     | 'cancelled'
@@ -159,136 +312,262 @@ export interface OrderListParams {
     | 'refunded'
     | undefined
     | Array<'completed' | 'cancelled' | 'pending' | 'refunded'>;
-  page?: string | number | undefined;
-  limit?: string | number | undefined;
-  cursor?: string | undefined;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
   updated_since?: string | Date | undefined;
-  event_id?: string | undefined;
-  reference?: string | undefined;
+  /** Only orders whose buyer has this email address, ignoring case. */
   email?: string | undefined;
+  /** Only the order with this reference, exactly. */
+  reference?: string | undefined;
 }
 
 /** `TicketSchema` of @boxoffice/contract, as the API returns it. */
 export interface Ticket {
+  /** The ticket's id, `tkt_…`. */
   id: string;
-  currency: string;
-  status: 'valid' | 'void' | 'checked_in';
-  created_at: string;
-  updated_at: string;
-  code: string;
-  event_id: string;
-  price: number;
+  /** The order it was bought in, `ord_…`. */
   order_id: string;
+  /** The event it admits to, `evt_…`. */
+  event_id: string;
+  /** Its tier, `tier_…`. */
   tier_id: string;
+  /** Who holds it, `att_…`. */
   attendee_id: string;
+  /** The barcode secret: 24 random base62 characters. Scan it with `checkins.create({ code })`. */
+  code: string;
+  /** `valid`, `checked_in` (inside now) or `void` (its order was cancelled or refunded). */
+  status: 'valid' | 'void' | 'checked_in';
+  /** What it cost, in minor units of `currency`. */
+  price: number;
+  /** The ISO 4217 currency of `price`. */
+  currency: string;
+  /** When the current admission was scanned (ISO-8601, UTC), or `null`; cleared on exit. */
   checked_in_at: string | null;
+  /** When it became void (ISO-8601, UTC), or `null`. */
   voided_at: string | null;
+  /** When it was created (ISO-8601, UTC). */
+  created_at: string;
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
+  updated_at: string;
 }
 
 /** `TicketListQuerySchema` of @boxoffice/contract, as the API accepts it. */
 export interface TicketListParams {
-  status?: 'valid' | 'void' | 'checked_in' | undefined | Array<'valid' | 'void' | 'checked_in'>;
-  code?: string | undefined;
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
   page?: string | number | undefined;
+  /** Items per page, 1–100 (default 20). */
   limit?: string | number | undefined;
+  /**
+   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+   * last item. Not with `page`.
+   */
   cursor?: string | undefined;
-  updated_since?: string | Date | undefined;
+  /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
+  status?: 'valid' | 'void' | 'checked_in' | undefined | Array<'valid' | 'void' | 'checked_in'>;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
+  updated_since?: string | Date | undefined;
+  /** Only the tickets of this order (`ord_…`). */
   order_id?: string | undefined;
+  /** Only the tickets of this tier (`tier_…`). */
   tier_id?: string | undefined;
+  /** Only the ticket with this barcode secret: how a scanned code is looked up. */
+  code?: string | undefined;
 }
 
 /** `AttendeeSchema` of @boxoffice/contract, as the API returns it. */
 export interface Attendee {
+  /** The attendee's id, `att_…`. */
   id: string;
-  created_at: string;
-  updated_at: string;
-  event_id: string;
-  email: string | null;
-  order_id: string;
-  checked_in: boolean;
+  /** Their ticket, `tkt_…`. */
   ticket_id: string;
+  /** The order their ticket was bought in, `ord_…`. */
+  order_id: string;
+  /** The event, `evt_…`. */
+  event_id: string;
+  /** First name, as given at checkout. */
   first_name: string;
+  /** Last name, as given at checkout. */
   last_name: string;
+  /** Email address, or `null`. */
+  email: string | null;
+  /** Company, or `null`. */
   company: string | null;
+  /** Their answers to the checkout's questions, in order. */
   answers: Array<{
+    /** The question asked at checkout. */
     question: string;
+    /** The attendee's answer. */
     answer: string;
   }>;
+  /** Whether their ticket is checked in now (it changes with each check-in, with `updated_at`). */
+  checked_in: boolean;
+  /** When it was created (ISO-8601, UTC). */
+  created_at: string;
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
+  updated_at: string;
 }
 
 /** `AttendeeListQuerySchema` of @boxoffice/contract, as the API accepts it. */
 export interface AttendeeListParams {
-  page?: string | number | undefined;
-  limit?: string | number | undefined;
-  cursor?: string | undefined;
-  updated_since?: string | Date | undefined;
-  event_id?: string | undefined;
-  email?: string | undefined;
+  /** Only the attendees of this order (`ord_…`). */
   order_id?: string | undefined;
-  checked_in?: boolean | 'true' | 'false' | undefined;
+  /** Only the attendee of this ticket (`tkt_…`). */
   ticket_id?: string | undefined;
+  /** Only attendees with this email address, ignoring case. */
+  email?: string | undefined;
+  /** Only attendees inside (`true`) or not inside (`false`) now. */
+  checked_in?: boolean | 'true' | 'false' | undefined;
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  page?: string | number | undefined;
+  /** Items per page, 1–100 (default 20). */
+  limit?: string | number | undefined;
+  /**
+   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+   * last item. Not with `page`.
+   */
+  cursor?: string | undefined;
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
+  updated_since?: string | Date | undefined;
 }
 
 /** `CheckinSchema` of @boxoffice/contract, as the API returns it. */
 export interface Checkin {
+  /** The check-in's id, `chk_…`. */
   id: string;
-  created_at: string;
-  updated_at: string;
-  event_id: string;
-  attendee_id: string;
+  /** The ticket scanned, `tkt_…`. */
   ticket_id: string;
+  /** The ticket's attendee, `att_…`. */
+  attendee_id: string;
+  /** The ticket's event, `evt_…`. */
+  event_id: string;
+  /** `entry` (admitted) or `exit` (let out). */
   direction: 'entry' | 'exit';
+  /** The gate it was scanned at, or `null`. */
   gate: string | null;
+  /** The scanner that sent it, or `null`. */
   device_id: string | null;
+  /**
+   * When the door scanned it (ISO-8601, UTC); the time the server received it, unless the scanner
+   * said.
+   */
   scanned_at: string;
+  /** The API key that recorded it, or `null`. Set by the server. */
   api_key_id: string | null;
+  /** When the server received it (ISO-8601, UTC); `since` filters on it. */
+  created_at: string;
+  /** Equal to `created_at`: check-ins never change. */
+  updated_at: string;
 }
 
 /** `CheckinListQuerySchema` of @boxoffice/contract, as the API accepts it. */
 export interface CheckinListParams {
-  page?: string | number | undefined;
-  limit?: string | number | undefined;
-  cursor?: string | undefined;
-  event_id?: string | undefined;
+  /** Only the check-ins of this ticket (`tkt_…`). */
   ticket_id?: string | undefined;
+  /** Only `entry` or only `exit` check-ins (or an array of both). */
   direction?: 'entry' | 'exit' | undefined | Array<'entry' | 'exit'>;
+  /** Only the check-ins at this gate. */
   gate?: string | undefined;
+  /**
+   * Only check-ins the server received at or after this time (ISO-8601 or a `Date`): for syncing.
+   * Pass the `sync_checkpoint` of the previous walk.
+   */
   since?: string | Date | undefined;
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  page?: string | number | undefined;
+  /** Items per page, 1–100 (default 20). */
+  limit?: string | number | undefined;
+  /**
+   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+   * last item. Not with `page`.
+   */
+  cursor?: string | undefined;
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
 }
 
 /** `CheckinCreateSchema` of @boxoffice/contract, as the API accepts it. */
 export interface CheckinCreateFields {
-  code?: string | undefined;
-  event_id?: string | undefined;
+  /** The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`. */
   ticket_id?: string | undefined;
+  /** The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`. */
+  code?: string | undefined;
+  /** The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted. */
+  event_id?: string | undefined;
+  /** `entry` (the default) admits a valid ticket; `exit` lets a checked-in one out. */
   direction?: 'entry' | 'exit' | undefined;
+  /** The gate, 1–100 characters (trimmed). */
   gate?: string | undefined;
+  /** The scanner, 1–100 characters (trimmed). */
   device_id?: string | undefined;
+  /**
+   * When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the
+   * server receives it.
+   */
   scanned_at?: string | undefined;
 }
 
 /** `PayoutSchema` of @boxoffice/contract, as the API returns it. */
 export interface Payout {
+  /** The payout's id, `po_…`. */
   id: string;
-  currency: string;
-  status: 'cancelled' | 'pending' | 'in_transit' | 'paid' | 'failed';
-  created_at: string;
-  updated_at: string;
+  /** The event it pays out for, or `null` for several. */
   event_id: string | null;
-  paid_at: string | null;
+  /** Sales in the period, in minor units of `currency`. */
   gross_amount: number;
+  /** Fees deducted, in minor units. */
   fees_amount: number;
+  /** Refunds deducted, in minor units. */
   refunds_amount: number;
+  /** What is paid: `gross_amount - fees_amount - refunds_amount`, in minor units. */
   amount: number;
+  /** The ISO 4217 currency of the amounts. */
+  currency: string;
+  /**
+   * `pending → in_transit → paid`; or `cancelled` (from `pending`), `failed` (from `in_transit`).
+   */
+  status: 'cancelled' | 'pending' | 'in_transit' | 'paid' | 'failed';
+  /** The start of the sales period it covers (ISO-8601, UTC). */
   period_start: string;
+  /** The end of the sales period it covers (ISO-8601, UTC). */
   period_end: string;
+  /** The calendar date the money is expected (`YYYY-MM-DD`), or `null`. */
   arrival_date: string | null;
+  /** When it was paid (ISO-8601, UTC), or `null`. */
+  paid_at: string | null;
+  /** Why it failed, or `null`. */
   failure_reason: string | null;
+  /** When it was created (ISO-8601, UTC). */
+  created_at: string;
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
+  updated_at: string;
 }
 
 /** `PayoutListQuerySchema` of @boxoffice/contract, as the API accepts it. */
 export interface PayoutListParams {
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  page?: string | number | undefined;
+  /** Items per page, 1–100 (default 20). */
+  limit?: string | number | undefined;
+  /**
+   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+   * last item. Not with `page`.
+   */
+  cursor?: string | undefined;
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
   status?:
     | 'cancelled'
     | 'pending'
@@ -297,9 +576,9 @@ export interface PayoutListParams {
     | 'failed'
     | undefined
     | Array<'cancelled' | 'pending' | 'in_transit' | 'paid' | 'failed'>;
-  page?: string | number | undefined;
-  limit?: string | number | undefined;
-  cursor?: string | undefined;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
   updated_since?: string | Date | undefined;
-  event_id?: string | undefined;
 }
