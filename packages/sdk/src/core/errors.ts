@@ -142,7 +142,7 @@ function describeCause(cause: unknown): string | undefined {
   let deepest: unknown = cause;
   // `fetch` wraps the socket's error: `TypeError: fetch failed` with the real one as its cause.
   while (deepest instanceof Error && deepest.cause instanceof Error) deepest = deepest.cause;
-  if (!(deepest instanceof Error)) return deepest === undefined ? undefined : String(deepest);
+  if (!(deepest instanceof Error)) return typeof deepest === 'string' ? deepest : undefined;
   const code = (deepest as { code?: unknown }).code;
   const message = deepest.message || deepest.name;
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
