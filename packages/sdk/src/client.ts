@@ -196,7 +196,14 @@ export class Boxoffice {
     return new Boxoffice({ ...merged, baseURL: merged.baseURL ?? this.baseURL });
   }
 
-  /** What the client has learned of the key's current rate-limit window for reads or writes. */
+  /**
+   * What the client has learned of the key's current rate-limit window for reads or writes.
+   *
+   * @example
+   * ```ts
+   * const { remaining, resetAt } = client.rateLimit('read');
+   * ```
+   */
   rateLimit(kind: RateLimitClass): Readonly<RateLimitSnapshot> {
     return this.engine.rateLimits.snapshot(kind);
   }

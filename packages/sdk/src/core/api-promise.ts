@@ -23,7 +23,14 @@ export class APIPromise<T> implements PromiseLike<T> {
 
   constructor(protected readonly responsePromise: Promise<RawAnswer<T>>) {}
 
-  /** The result, the `Response` it was read from and its request id. */
+  /**
+   * The result, the `Response` it was read from and its request id.
+   *
+   * @example
+   * ```ts
+   * const { data: event, requestId } = await client.events.get('evt_…').withResponse();
+   * ```
+   */
   withResponse(): Promise<WithResponse<T>> {
     return this.responsePromise.then(({ data, response }) => ({
       data,
@@ -35,6 +42,12 @@ export class APIPromise<T> implements PromiseLike<T> {
   /**
    * The raw `Response`, with its status and headers and a body you can read, without parsing it.
    * Errors are thrown as by `await`: a `Response` here is always a success.
+   *
+   * @example
+   * ```ts
+   * const response = await client.orders.get('ord_…').asResponse();
+   * console.log(response.headers.get('x-ratelimit-remaining'), await response.text());
+   * ```
    */
   asResponse(): Promise<Response> {
     return this.responsePromise.then(
