@@ -110,6 +110,36 @@ describe('one line per request', () => {
     expect(raw).not.toContain('expand');
   });
 
+  it('names the SDK and its retry count for the SDK’s calls, and nothing for others', async () => {
+    const { event } = await buildEvent(tenant.organisationId);
+    const retried = requestId();
+    await call(server, 'GET', `/api/v1/events/${event.id}`, {
+      key: tenant.key,
+      headers: {
+        'x-request-id': retried,
+        'user-agent': 'boxoffice-sdk/0.2.0 node/24.11.1 (linux x64)',
+        'x-boxoffice-retry-count': '2',
+      },
+    });
+    expect(await server.log.request(retried)).toMatchObject({
+      sdk: 'boxoffice-sdk/0.2.0',
+      retry: 2,
+    });
+
+    const other = requestId();
+    await call(server, 'GET', `/api/v1/events/${event.id}`, {
+      key: tenant.key,
+      headers: {
+        'x-request-id': other,
+        'user-agent': 'curl/8.5.0',
+        'x-boxoffice-retry-count': '1',
+      },
+    });
+    const line = await server.log.request(other);
+    expect(line).not.toHaveProperty('sdk');
+    expect(line).not.toHaveProperty('retry');
+  });
+
   it('never has the key, the Authorization header or a body', async () => {
     const id = requestId();
     const result = await call(server, 'POST', '/api/v1/events', {

@@ -107,9 +107,23 @@ export interface RequestLoggerOptions {
 }
 
 /**
+ * For a call of the official SDK, its version (`boxoffice-sdk/0.2.0`, the first word of its
+ * User-Agent) and how many attempts came before (`X-Boxoffice-Retry-Count`): retries stand out.
+ */
+function sdkCall(req: Request): { sdk?: string; retry?: number } {
+  const agent = req.headers['user-agent'];
+  if (!agent?.startsWith('boxoffice-sdk/')) return {};
+  const count = req.headers['x-boxoffice-retry-count'];
+  const sdk = agent.split(' ', 1)[0]!.slice(0, 40);
+  return typeof count === 'string' && /^\d{1,3}$/.test(count)
+    ? { sdk, retry: Number(count) }
+    : { sdk };
+}
+
+/**
  * One line per request when its response is done: request id, method, route pattern, status,
- * duration, and who called (the key id, never the key; the dashboard user's id). No headers and no
- * bodies. The listener is shared by every request (no closure per request).
+ * duration, and who called (the key id, never the key; the dashboard user's id; the SDK's version
+ * and retry count). No headers and no bodies. The listener is shared by every request (no closure per request).
  */
 export function requestLogger(logger: Logger, options: RequestLoggerOptions): RequestHandler {
   const { routes, metrics } = options;
@@ -132,6 +146,7 @@ export function requestLogger(logger: Logger, options: RequestLoggerOptions): Re
       durationMs: Math.round(durationMs * 100) / 100,
       keyId: locals.auth?.apiKeyId,
       userId: locals.dashboard?.user.id,
+      ...sdkCall(req),
     };
     if (status >= 500) logger.error(line, 'request failed');
     else logger.info(line, finished ? 'request completed' : 'request aborted');
