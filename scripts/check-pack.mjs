@@ -1,7 +1,8 @@
 // Installs @boxoffice/contract and @boxoffice/sdk the way users get them: packs both as they
-// would be published, installs the two tarballs with plain npm into an empty project, then loads
-// the SDK from ESM and from CommonJS (on the repository's Node and on Node 20) and calls a stub
-// server, and type-checks a TypeScript consumer under `moduleResolution: node16` (ESM and CJS).
+// would be published, installs the SDK's tarball alone with plain npm into an empty project (it
+// must bring no dependency), then loads the SDK from ESM and from CommonJS (on the repository's
+// Node and on Node 20) and calls a stub server, type-checks a TypeScript consumer under
+// `moduleResolution: node16` (ESM and CJS), and last installs and loads the contract's tarball.
 //
 //   pnpm check:pack               (KEEP_PACK_DIR=1 keeps the temporary project for a look)
 import { spawn } from 'node:child_process';
@@ -209,7 +210,12 @@ async function main() {
       console.log(`  packed ${manifest.name}@${manifest.version}: ${kB(statSync(file).size)}`);
     }
 
-    console.log('check:pack: installing the tarballs with npm into an empty project');
+    // The SDK alone first: it has no dependencies, and its declarations must not need any.
+    const sdkTarball = files.find((file) => /boxoffice-sdk-[^/]*\.tgz$/.test(file));
+    const contractTarball = files.find((file) => /boxoffice-contract-[^/]*\.tgz$/.test(file));
+    if (!sdkTarball || !contractTarball)
+      throw new Error(`unexpected tarballs: ${files.join(', ')}`);
+    console.log('check:pack: installing the SDK tarball alone with npm into an empty project');
     await writeFile(
       join(project, 'package.json'),
       JSON.stringify({ name: 'boxoffice-consumer', version: '0.0.0', private: true }, null, 2),
@@ -229,19 +235,20 @@ async function main() {
         '--no-fund',
         '--no-package-lock',
         '--loglevel=error',
-        ...files,
+        sdkTarball,
         '@types/node@20',
         // The oldest TypeScript the README promises; the repository's own is checked too.
         'typescript@5.0',
       ],
       { cwd: project, env },
     );
-    const runtime = ['@boxoffice', 'zod', '@ts-rest'].reduce(
-      (sum, name) => sum + sizeOf(join(project, 'node_modules', name)),
-      0,
-    );
+    for (const name of ['@boxoffice/contract', 'zod', '@ts-rest/core']) {
+      if (existsSync(join(project, 'node_modules', name))) {
+        throw new Error(`installing the SDK brought ${name} along: it should need nothing`);
+      }
+    }
     console.log(
-      `  installed @boxoffice/sdk + @boxoffice/contract + @ts-rest/core + zod: ${kB(runtime)} on disk`,
+      `  installed @boxoffice/sdk alone: ${kB(sizeOf(join(project, 'node_modules/@boxoffice/sdk')))} on disk`,
     );
 
     await writeFile(join(project, 'esm.mjs'), ESM_CONSUMER);
@@ -274,6 +281,39 @@ async function main() {
       await run(process.execPath, [compiler, '-p', project], { cwd: project });
       console.log(`  types    ok with TypeScript ${version.replace(/^Version /, '')}`);
     }
+
+    console.log('check:pack: installing the contract tarball and loading it (ESM and CommonJS)');
+    await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--no-package-lock',
+        '--loglevel=error',
+        contractTarball,
+      ],
+      { cwd: project, env },
+    );
+    await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const { contract } = await import('@boxoffice/contract'); if (!contract.events.get) process.exit(1);",
+      ],
+      { cwd: project },
+    );
+    await run(
+      process.execPath,
+      ['-e', "if (!require('@boxoffice/contract').contract.events.get) process.exit(1);"],
+      { cwd: project },
+    );
+    const runtime = ['@boxoffice/contract', 'zod', '@ts-rest'].reduce(
+      (sum, name) => sum + sizeOf(join(project, 'node_modules', name)),
+      0,
+    );
+    console.log(`  contract ok; with zod and @ts-rest/core: ${kB(runtime)} on disk`);
     console.log(`check:pack: ok in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     server?.close();
