@@ -1,6 +1,6 @@
-// Until @boxoffice/sdk is on npm: builds it and @boxoffice/contract (which it depends on, and which
-// is not on npm either) and packs both into `packages/tarballs/`, as they would be published, then
-// prints the one `npm install` that puts them in another project.
+// Until @boxoffice/sdk is on npm: builds it and packs it into `packages/tarballs/`, as it would be
+// published (it has no runtime dependencies), then prints the `npm install` that puts it in
+// another project.
 //
 //   pnpm pack:sdk
 import { spawnSync } from 'node:child_process';
@@ -26,9 +26,7 @@ try {
   run('turbo', ['run', 'build', '--filter=@boxoffice/sdk', '--output-logs=errors-only']);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  for (const name of ['contract', 'sdk']) {
-    run('pnpm', ['pack', '--pack-destination', out], join(root, 'packages', name));
-  }
+  run('pnpm', ['pack', '--pack-destination', out], join(root, 'packages', 'sdk'));
   const files = readdirSync(out)
     .filter((name) => name.endsWith('.tgz'))
     .map((name) => join(out, name));
@@ -37,7 +35,7 @@ try {
       `Packed into ${out}:`,
       ...files.map((file) => `  ${file.slice(out.length + 1)}`),
       '',
-      'Install both in your project (the SDK needs the contract):',
+      'Install it in your project:',
       `  npm install ${files.join(' ')}`,
       '',
     ].join('\n'),
