@@ -310,6 +310,42 @@ describe('orders, tickets, attendees and payouts', () => {
   });
 });
 
+describe('walking a list', () => {
+  it('asks for the next page from the Link header, before the page it waits for is read', async () => {
+    const tenant = await createTenant();
+    const { event, tier } = await buildEvent(tenant.organisationId, { tickets: 6 });
+    await addOrder(tenant.organisationId, tier, { tickets: 6 });
+    const log: string[] = [];
+    let asked = 0;
+    const fetchInOrder = async (input: string | URL | Request, init?: RequestInit) => {
+      const n = ++asked;
+      log.push(`ask ${n}`);
+      const answer = await fetch(input, init);
+      const read = answer.text.bind(answer);
+      // A body that takes a while to arrive, as a large page does on a slow link.
+      answer.text = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const text = await read();
+        log.push(`read ${n}`);
+        return text;
+      };
+      return answer;
+    };
+    const client = clientFor(tenant, { fetch: fetchInOrder });
+    const seen: string[] = [];
+    for await (const ticket of client.tickets.list({ event_id: event.id, limit: 3 })) {
+      seen.push(ticket.id);
+    }
+    expect(seen).toHaveLength(12);
+    expect(new Set(seen).size).toBe(12);
+    // Four pages, no request past the end, and each page after the second asked for while the
+    // one before it was still arriving.
+    expect(asked).toBe(4);
+    expect(log.indexOf('ask 3')).toBeLessThan(log.indexOf('read 2'));
+    expect(log.indexOf('ask 4')).toBeLessThan(log.indexOf('read 3'));
+  });
+});
+
 describe('check-ins', () => {
   it('checks a ticket in and out, and reads the check-ins back', async () => {
     const tenant = await createTenant();

@@ -189,3 +189,105 @@ describe('Page', () => {
     expect(asked).toEqual([1, 2]);
   });
 });
+
+/**
+ * The list of `source`, from a server that names the next page in its headers: each request tells
+ * `onNextCursor` at once, and its body arrives when the test releases it. Records the order of
+ * requests and bodies.
+ */
+function linkedSource(total: number, limit: number) {
+  const log: string[] = [];
+  const bodies: (() => void)[] = [];
+  let open = 0;
+  let mostOpen = 0;
+  const fetchPage: PageFetcher<number> = (next, onNextCursor) => {
+    const start = next && 'cursor' in next ? Number(next.cursor.slice(1)) : 0;
+    const page = start / limit + 1;
+    log.push(`ask ${page}`);
+    open++;
+    mostOpen = Math.max(mostOpen, open);
+    const data = Array.from({ length: Math.min(limit, total - start) }, (_, i) => start + i);
+    const end = start + data.length;
+    const nextCursor = end < total ? `c${end}` : null;
+    if (nextCursor !== null) onNextCursor?.(nextCursor);
+    return new Promise((resolve) => {
+      bodies.push(() => {
+        open--;
+        log.push(`body ${page}`);
+        resolve({
+          data: {
+            data,
+            total,
+            page,
+            limit,
+            next_cursor: nextCursor,
+            sync_checkpoint: '2026-11-23T12:00:00.000Z',
+          },
+          response: new Response(null),
+          text: '',
+        });
+      });
+    });
+  };
+  /** Lets the oldest request's body arrive, once one is waiting. */
+  const release = async () => {
+    while (bodies.length === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    bodies.shift()!();
+  };
+  return { log, fetchPage, release, mostOpen: () => mostOpen, waiting: () => bodies.length };
+}
+
+describe('walking a list whose answers name the next page in their headers', () => {
+  it('asks for the next page while the current one is awaited, never more than one ahead', async () => {
+    const source = linkedSource(50, 10);
+    const items: number[] = [];
+    const walk = (async () => {
+      for await (const item of new PagePromise(source.fetchPage)) items.push(item);
+    })();
+    for (let i = 0; i < 5; i++) await source.release();
+    await walk;
+    expect(items).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    // Page 3 is asked for as soon as page 2's headers name it, before page 2's body is read.
+    expect(source.log.indexOf('ask 3')).toBeLessThan(source.log.indexOf('body 2'));
+    expect(source.log.filter((entry) => entry.startsWith('ask'))).toEqual([
+      'ask 1',
+      'ask 2',
+      'ask 3',
+      'ask 4',
+      'ask 5',
+    ]);
+    expect(source.mostOpen()).toBe(2);
+  });
+
+  it('leaves at most one page unused when the loop stops early', async () => {
+    const source = linkedSource(100, 10);
+    const walk = (async () => {
+      let seen = 0;
+      for await (const item of new PagePromise(source.fetchPage)) {
+        if (++seen === 25) return item;
+      }
+      return undefined;
+    })();
+    for (let i = 0; i < 3; i++) await source.release();
+    expect(await walk).toBe(24);
+    expect(source.log.filter((entry) => entry.startsWith('ask'))).toEqual([
+      'ask 1',
+      'ask 2',
+      'ask 3',
+      'ask 4',
+    ]);
+    // The unused page's answer may still come, or fail, without harm.
+    await source.release();
+  });
+
+  it('gives getNextPage() no request ahead', async () => {
+    const source = linkedSource(30, 10);
+    const first = new PagePromise(source.fetchPage);
+    await source.release();
+    const page = await first;
+    const second = page.getNextPage();
+    await source.release();
+    await second;
+    expect(source.log).toEqual(['ask 1', 'body 1', 'ask 2', 'body 2']);
+  });
+});

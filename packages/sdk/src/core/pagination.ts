@@ -13,10 +13,37 @@ export interface ListEnvelope<Item> {
 /**
  * Fetches one page of a list: with no cursor, the list's own query; with one, the same filters
  * continuing after the page that gave it. (A server without cursors is asked for `page` instead.)
+ * `onNextCursor` hears the next page's cursor as soon as the answer's headers name it (its `Link:
+ * <…>; rel="next"`), before the body has arrived.
  */
 export type PageFetcher<Item> = (
   next: { cursor: string } | { page: number } | undefined,
+  onNextCursor?: (cursor: string) => void,
 ) => Promise<RawAnswer<ListEnvelope<Item>>>;
+
+/** A page request under way, and the next page's cursor once its headers have named it. */
+interface Fetching<Item> {
+  cursor: string | undefined;
+  answer: Promise<RawAnswer<ListEnvelope<Item>>>;
+  nextCursor?: string;
+  onNextCursor?: ((cursor: string) => void) | undefined;
+}
+
+function fetching<Item>(
+  fetchPage: PageFetcher<Item>,
+  from: { cursor: string } | { page: number },
+): Fetching<Item> {
+  const request: Partial<Fetching<Item>> & { cursor: string | undefined } = {
+    cursor: 'cursor' in from ? from.cursor : undefined,
+  };
+  request.answer = fetchPage(from, (next) => {
+    request.nextCursor = next;
+    request.onNextCursor?.(next);
+  });
+  // A page asked for ahead and never reached (the loop stopped first) must not fail the process.
+  request.answer.catch(() => undefined);
+  return request as Fetching<Item>;
+}
 
 /**
  * One page of a list. `data` holds its items; `total` counts every match (when the walk began, on
@@ -78,19 +105,46 @@ export class Page<Item> implements AsyncIterable<Item> {
     return new Page(data, response, this.fetchPage);
   }
 
-  /** This page, then each following one. Only one page is held at a time. */
+  /**
+   * This page, then each following one. While the loop waits for a page, the next one is asked for
+   * as soon as the server names it (in the headers, before the body), so the server prepares it
+   * while this one is read: at most one request runs ahead, and a loop that stops early may leave
+   * that one unused.
+   */
   async *iterPages(): AsyncGenerator<Page<Item>, void, undefined> {
-    yield this;
-    let next = this.hasNextPage() ? await this.getNextPage() : undefined;
-    while (next) {
-      yield next;
-      next = next.hasNextPage() ? await next.getNextPage() : undefined;
-    }
+    yield* pagesFrom(this, this.fetchPage);
   }
 
   /** Every item from this page on, fetching pages as the loop reaches them. */
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     for await (const page of this.iterPages()) yield* page.data;
+  }
+}
+
+/** `first`, then each page after it (see `Page#iterPages`). */
+async function* pagesFrom<Item>(
+  first: Page<Item>,
+  fetchPage: PageFetcher<Item>,
+): AsyncGenerator<Page<Item>, void, undefined> {
+  yield first;
+  let page = first;
+  let ahead: Fetching<Item> | undefined;
+  while (page.hasNextPage()) {
+    const cursor = page.nextCursor;
+    const current =
+      ahead !== undefined && cursor !== null && ahead.cursor === cursor
+        ? ahead
+        : fetching(fetchPage, cursor === null ? { page: page.page + 1 } : { cursor });
+    ahead = undefined;
+    const askAhead = (next: string) => {
+      ahead = fetching(fetchPage, { cursor: next });
+    };
+    if (current.nextCursor !== undefined) askAhead(current.nextCursor);
+    else current.onNextCursor = askAhead;
+    const { data, response } = await current.answer;
+    current.onNextCursor = undefined;
+    page = new Page(data, response, fetchPage);
+    yield page;
   }
 }
 

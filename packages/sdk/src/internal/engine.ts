@@ -139,6 +139,7 @@ export class Engine {
     input: RouteInput,
     options: RequestOptions = {},
     check?: ShapeCheck,
+    onHeaders?: (response: Response) => void,
   ): Promise<RawAnswer<T>> {
     checkRequestOptions(options);
     const { clock, retry: policy, logger } = this.config;
@@ -194,6 +195,7 @@ export class Engine {
             { ...fetchOptions, method: route.method, headers, body },
             Math.min(timeout, timeLeft),
             options.signal,
+            onHeaders,
           );
         } catch (error) {
           // Only requests the server answered count against the window.
@@ -275,6 +277,7 @@ export class Engine {
     init: RequestInit,
     timeout: number,
     signal: AbortSignal | undefined,
+    onHeaders: ((response: Response) => void) | undefined,
   ): Promise<{ response: Response; text: string }> {
     const controller = new AbortController();
     let timedOut = false;
@@ -286,6 +289,8 @@ export class Engine {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const response = await this.config.fetch(url, { ...init, signal: controller.signal });
+      // A success's headers, before its body is read (a list walk asks for its next page then).
+      if (response.ok) onHeaders?.(response);
       // Read the body inside the timeout too: a server that stalls mid-body is a timeout.
       return { response, text: await response.text() };
     } catch (error) {

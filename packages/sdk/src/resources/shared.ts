@@ -19,6 +19,18 @@ function notAList(body: unknown): string | undefined {
   return undefined;
 }
 
+/** The `cursor` of a `Link` header's `rel="next"` target, if it names one. */
+export function nextCursorOf(link: string | null): string | undefined {
+  if (link === null) return undefined;
+  for (const part of link.split(',')) {
+    const match = /^\s*<([^>]*)>\s*;\s*rel="?next"?\s*$/i.exec(part);
+    if (!match) continue;
+    const cursor = new URL(match[1]!, 'http://base').searchParams.get('cursor');
+    if (cursor) return cursor;
+  }
+  return undefined;
+}
+
 /**
  * A resource of the API at `path`: its `list` and `get`. Resources that can be written add their
  * own methods on top of `post` and `patch`.
@@ -50,12 +62,17 @@ export class Resource<Item, ListParams extends object> {
       page?: unknown;
       cursor?: unknown;
     };
-    return new PagePromise<Item>((next) =>
+    return new PagePromise<Item>((next, onNextCursor) =>
       this.engine.send<ListEnvelope<Item>>(
         { method: 'GET', path: this.path },
         { query: next ? { ...filters, ...next } : query },
         options,
         notAList,
+        onNextCursor &&
+          ((response) => {
+            const cursor = nextCursorOf(response.headers.get('link'));
+            if (cursor !== undefined) onNextCursor(cursor);
+          }),
       ),
     );
   }
