@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import pg from 'pg';
 import { baseChildEnvironment, loadConfig, type BenchConfig } from './config.ts';
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { load, type LoadRequest, type LoadRun } from './load.ts';
@@ -68,6 +69,9 @@ function oursEnvironment(config: BenchConfig, databaseUrl: string, port: number)
     RATE_LIMIT_WRITES_PER_MINUTE: NO_RATE_LIMIT,
     // Logging is part of the server's cost; its output goes nowhere.
     LOG_LEVEL: 'info',
+    // Webhooks are delivered in-process, as by default; the benchmark's receiver is on loopback.
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_ALLOW_HTTP: 'true',
   };
 }
 
@@ -367,6 +371,123 @@ async function warmUp(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Webhooks: check-ins with every organisation's endpoint subscribed to checkin.created, against
+// the same server with those endpoints disabled, alternating; and the lag from each check-in's
+// change to its arrival at a receiver (a process of its own, answering 204 at once).
+
+interface WebhookCase {
+  with: SideTotals;
+  without: SideTotals;
+  checkinsWith: number;
+  delivered: number;
+  duplicates: number;
+  lagP50Ms: number;
+  lagP99Ms: number;
+  lagMaxMs: number;
+  drainS: number;
+}
+
+async function webhookCase(
+  config: BenchConfig,
+  server: ServerProcess,
+  workload: Workload,
+  databaseUrl: string,
+): Promise<WebhookCase> {
+  const port = await freePort();
+  const receiver = await startServer({
+    name: 'webhook receiver',
+    args: ['src/webhook-receiver.ts', String(port)],
+    cwd: benchDir,
+    env: baseChildEnvironment(),
+    port,
+  });
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    // Made afresh for each run with webhooks: an endpoint gets the changes made after it was.
+    const addEndpoints = () =>
+      db.query(
+        `insert into webhook_endpoints (id, organisation_id, url, events, secret)
+         select 'we_' || substr(md5(id || clock_timestamp()::text), 1, 24), id, $1,
+                '{checkin.created}',
+                'whsec_' || encode(decode(md5(id) || md5(id || 'x'), 'hex'), 'base64')
+           from organisations`,
+        [`${receiver.baseUrl}/hook`],
+      );
+    const connections = Math.max(...config.connections);
+    const roundS = config.durationS / config.rounds;
+    const result = { with: emptyTotals(), without: emptyTotals(), checkinsWith: 0 };
+    let drainS = 0;
+    for (let round = 0; round < config.rounds; round++) {
+      const order =
+        round % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
+      for (const arm of order) {
+        if (arm === 'with') await addEndpoints();
+        await workload.prepare('POST /checkins', roundS, connections);
+        const loadRun = await load({
+          baseUrl: server.baseUrl,
+          connections,
+          durationS: roundS,
+          next: workload.next('POST /checkins'),
+        });
+        assertAlive(server);
+        const label = `POST /checkins @${connections} ${arm} webhook round ${round + 1}`;
+        recordFailures(label, loadRun);
+        const totals = result[arm];
+        totals.responses += loadRun.responses;
+        totals.durationS += loadRun.durationS;
+        for (const value of loadRun.latencies.values()) totals.latencies.push(value);
+        totals.runs++;
+        log(`${label}: ${(loadRun.responses / loadRun.durationS).toFixed(0)} req/s`);
+        if (arm === 'with') {
+          result.checkinsWith += loadRun.responses;
+          // Every check-in of the run delivered before the endpoints are disabled again.
+          const drained = performance.now();
+          const deadline = drained + 120_000;
+          while ((await receiverStats(receiver)).count < result.checkinsWith) {
+            if (performance.now() > deadline) break;
+            await sleep(100);
+          }
+          drainS = Math.max(drainS, (performance.now() - drained) / 1000);
+          await db.query(`delete from webhook_endpoints`);
+        }
+        await sleep(250);
+      }
+    }
+    const stats = await receiverStats(receiver);
+    if (stats.count < result.checkinsWith) {
+      failures.push(
+        `webhooks: ${stats.count} of ${result.checkinsWith} check-ins delivered within 120 s`,
+      );
+    }
+    return {
+      ...result,
+      delivered: stats.count,
+      duplicates: stats.duplicates,
+      lagP50Ms: stats.p50Ms,
+      lagP99Ms: stats.p99Ms,
+      lagMaxMs: stats.maxMs,
+      drainS,
+    };
+  } finally {
+    await db.query(`delete from webhook_endpoints`).catch(() => undefined);
+    await db.end();
+    await receiver.stop();
+  }
+}
+
+async function receiverStats(receiver: ServerProcess) {
+  const response = await fetch(`${receiver.baseUrl}/stats`);
+  return (await response.json()) as {
+    count: number;
+    duplicates: number;
+    p50Ms: number;
+    p99Ms: number;
+    maxMs: number;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The SDK, in child processes of its own
 
 async function sdkChild<T>(
@@ -474,6 +595,11 @@ async function main(): Promise<void> {
       limit: rssOf(both.limit.pid) ?? 0,
     };
 
+    log('webhooks: check-ins with and without a checkin.created endpoint per organisation');
+    const webhooks = await phase('webhooks', () =>
+      webhookCase(config, both.ours, workload, databaseUrl),
+    );
+
     log('SDK: per-call overhead');
     const sdkCalls = await phase('sdk-calls', () =>
       sdkChild<CallsResult>('calls', [], {
@@ -564,6 +690,24 @@ async function main(): Promise<void> {
         );
       }
     }
+    const withWebhook = summary(webhooks.with);
+    const withoutWebhook = summary(webhooks.without);
+    rows.push(
+      row(
+        `POST /checkins @${maxConnections} with a checkin.created webhook (ours) vs without (limit)`,
+        'req/s',
+        withWebhook.requestsPerSecond,
+        withoutWebhook.requestsPerSecond,
+        { kind: 'ratio-at-least', value: 0.9 },
+      ),
+      row(
+        `webhook lag, change to delivery, p50 (${webhooks.delivered} deliveries, ${webhooks.duplicates} repeated)`,
+        'ms',
+        webhooks.lagP50Ms,
+        null,
+      ),
+      row('webhook lag, change to delivery, p99', 'ms', webhooks.lagP99Ms, null),
+    );
     rows.push(
       row(
         'SDK events.list vs raw fetch, median per call',
@@ -690,6 +834,17 @@ async function main(): Promise<void> {
         afterLoadRssBytes: afterLoadRss,
       },
       coldStartMs: coldStarts,
+      webhooks: {
+        with: withWebhook,
+        without: withoutWebhook,
+        checkinsWith: webhooks.checkinsWith,
+        delivered: webhooks.delivered,
+        duplicates: webhooks.duplicates,
+        lagP50Ms: webhooks.lagP50Ms,
+        lagP99Ms: webhooks.lagP99Ms,
+        lagMaxMs: webhooks.lagMaxMs,
+        drainS: webhooks.drainS,
+      },
       hostile: { pipelining: attack },
       failures,
       table,

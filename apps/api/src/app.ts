@@ -23,6 +23,7 @@ import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
 import { dashboardRouter } from './http/routers/dashboard.router';
 import { publicRouter } from './http/routers/public.router';
+import type { UrlPolicy } from './modules/webhooks/url-guard';
 
 export interface AppDeps {
   orm: Orm;
@@ -48,6 +49,8 @@ export interface AppDeps {
   requestDeadlineMs?: number;
   /** True once the server is shutting down: readiness then fails, so no new traffic comes. */
   isStopping?: () => boolean;
+  /** Which webhook URLs are accepted; https to public addresses only by default. */
+  webhookUrls?: UrlPolicy;
 }
 
 /** The built single-page dashboard; paths without a file get its `index.html` (client routing). */
@@ -77,6 +80,7 @@ export function createApp(deps: AppDeps): express.Express {
   const { orm, rateLimits, logger } = deps;
   const attemptLimits = deps.attemptLimits ?? createAttemptLimits();
   const metrics = deps.metrics ?? createMetrics({ orm });
+  const webhookUrls = deps.webhookUrls ?? { allowHttp: false, allowPrivate: false };
   const routes = new RoutePatterns()
     .add(contract, API_BASE_PATH)
     .add(dashboardContract, DASHBOARD_API_BASE_PATH);
@@ -152,7 +156,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.locals.em = orm.em.fork();
     next();
   });
-  createExpressEndpoints(contract, publicRouter(metrics.scanned), api, {
+  createExpressEndpoints(contract, publicRouter(metrics.scanned, webhookUrls), api, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,
@@ -179,6 +183,7 @@ export function createApp(deps: AppDeps): express.Express {
     dashboardRouter({
       cookies: sessionCookies(deps.secureCookies ?? false),
       attemptLimits,
+      webhookUrls,
     }),
     dashboardApi,
     {

@@ -5,12 +5,19 @@ import { keyCommands } from './cli/keys';
 import { migrateCommands } from './cli/migrate';
 import { orgCommands } from './cli/orgs';
 import { seedCommands } from './cli/seed';
+import { webhookCommands } from './cli/webhooks';
 import { migrate } from './db/orm';
 import { AppError } from './core/errors';
 
 const PROGRAM = 'pnpm admin';
 
-const commands: Command[] = [...migrateCommands, ...orgCommands, ...keyCommands, ...seedCommands];
+const commands: Command[] = [
+  ...migrateCommands,
+  ...orgCommands,
+  ...keyCommands,
+  ...webhookCommands,
+  ...seedCommands,
+];
 
 function usageText(): string {
   return [

@@ -74,6 +74,22 @@ export const ConfigSchema = z.object({
    * `/metrics` (on either port) requires `Authorization: Bearer <token>`.
    */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * Where webhooks are delivered from: `in-process` (every API process also delivers, the
+   * default), `off` (this process serves the API only), `only` (this process delivers and serves
+   * no API; `/metrics` on METRICS_PORT still works).
+   */
+  WEBHOOK_WORKER: z.enum(['in-process', 'off', 'only']).default('in-process'),
+  /** Webhook URLs may use plain `http:` (local development only). */
+  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
+  /** Webhook URLs may reach loopback, private and link-local addresses (local development, tests). */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
+  /** A webhook delivery's answer must arrive within this long. */
+  WEBHOOK_TIMEOUT_MS: integer(10_000, 100),
+  /** The first retry's delay in seconds; each later one doubles (with jitter), up to 4 hours. */
+  WEBHOOK_RETRY_DELAY_SECONDS: integer(10, 1),
+  /** How often an idle webhook worker looks for new changes. */
+  WEBHOOK_POLL_INTERVAL_MS: integer(250, 10),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -16,6 +16,8 @@ import { createMetrics, metricsListener } from './http/metrics';
 import { createRateLimits } from './http/rate-limit';
 import { purgeChanges } from './modules/changes/change.service';
 import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.service';
+import { DEFAULT_RETRY, WebhookEngine } from './modules/webhooks/webhook-engine';
+import { purgeWebhookMessages } from './modules/webhooks/webhook-message.service';
 
 async function main(config: Config): Promise<void> {
   const logger = createLogger(config);
@@ -71,6 +73,10 @@ async function serve(
   });
 
   const metrics = createMetrics({ orm });
+  const webhookUrls = {
+    allowHttp: config.WEBHOOK_ALLOW_HTTP === 'true',
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+  };
   const dashboardDir = config.DASHBOARD_DIR ?? defaultDashboardDir();
   const app = createApp({
     orm,
@@ -86,6 +92,7 @@ async function serve(
     attemptLimits: createAttemptLimits({ redis }),
     requestDeadlineMs: config.DB_CONNECT_TIMEOUT_MS + config.DB_QUERY_TIMEOUT_MS,
     isStopping: () => http.draining,
+    webhookUrls,
   });
   const http = createHttpServer(app, {
     maxConnections: config.MAX_CONNECTIONS,
@@ -93,13 +100,15 @@ async function serve(
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
   });
   answerProtocolErrors(http.server);
-  const server = await listen(http.server, config.PORT, config.HOST, 'PORT').catch(
-    async (error: unknown) => {
-      await orm.close();
-      redis?.disconnect();
-      throw error;
-    },
-  );
+  // A worker-only process (WEBHOOK_WORKER=only) serves no API: only its metrics port, if any.
+  const serveApi = config.WEBHOOK_WORKER !== 'only';
+  const server = serveApi
+    ? await listen(http.server, config.PORT, config.HOST, 'PORT').catch(async (error: unknown) => {
+        await orm.close();
+        redis?.disconnect();
+        throw error;
+      })
+    : undefined;
   const metricsServer =
     config.METRICS_PORT === undefined
       ? undefined
@@ -116,21 +125,44 @@ async function serve(
         });
   logger.info(
     {
-      port: portOf(server),
+      port: server ? portOf(server) : undefined,
+      webhookWorker: config.WEBHOOK_WORKER,
       metricsPort: metricsServer ? portOf(metricsServer) : undefined,
       metricsOnMainPort: Boolean(config.METRICS_TOKEN),
       rateLimitStore: rateLimits.store,
       database: redactUrl(databaseUrl),
     },
-    'Boxoffice API listening',
+    serveApi ? 'Boxoffice API listening' : 'Boxoffice webhook worker running',
   );
-  if (embedded) embedded.announce(config.PORT);
+  if (embedded && serveApi) embedded.announce(config.PORT);
 
-  // Housekeeping every ten minutes: idempotency records past their 24 hours, change records past
-  // their retention. A failure (the database away) is retried at the next round.
+  // Webhook delivery: in this process unless WEBHOOK_WORKER=off. It never holds up the API: a
+  // queue that cannot start (the database away) is retried in the background.
+  const webhooks =
+    config.WEBHOOK_WORKER === 'off'
+      ? undefined
+      : new WebhookEngine({
+          databaseUrl,
+          logger,
+          ...webhookUrls,
+          timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+          ...DEFAULT_RETRY,
+          retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
+          disableAfterHours: 72,
+          pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+          onAttempt: metrics.webhookAttempt,
+        });
+  const webhooksStarted = webhooks
+    ?.start()
+    .catch((error: unknown) => logger.error({ err: error }, 'webhook worker failed to start'));
+
+  // Housekeeping every ten minutes: idempotency records past their 24 hours, change records and
+  // webhook messages past their retention. A failure (the database away) is retried at the next
+  // round.
   const purge = setInterval(() => {
     purgeExpiredIdempotencyKeys(orm.em.fork()).catch(() => undefined);
     purgeChanges(orm.em.fork()).catch(() => undefined);
+    purgeWebhookMessages(orm.em.fork()).catch(() => undefined);
   }, 10 * 60_000);
   purge.unref();
 
@@ -146,9 +178,11 @@ async function serve(
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
     // Keep-alive connections close after their next answer, so load balancers reconnect elsewhere.
+    // Deliveries in flight finish too; a message cut off is delivered again later (at least once).
     await Promise.all([
-      http.drain(config.SHUTDOWN_GRACE_MS),
+      serveApi && http.drain(config.SHUTDOWN_GRACE_MS),
       metricsServer && close(metricsServer),
+      webhooksStarted?.then(() => webhooks?.stop(config.SHUTDOWN_GRACE_MS)).catch(() => undefined),
     ]);
     await orm.close();
     redis?.disconnect();

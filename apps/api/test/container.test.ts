@@ -159,7 +159,8 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ['dist/main.js'], {
     cwd: appDir,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // The suites share one database: webhooks are delivered only where a suite asks.
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', WEBHOOK_WORKER: 'off' },
   });
   child = server;
   server.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

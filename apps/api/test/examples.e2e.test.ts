@@ -4,7 +4,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../src/db/embedded';
+import { WebhookEngine } from '../src/modules/webhooks/webhook-engine';
+import { createEndpoint } from '../src/modules/webhooks/webhook-endpoint.service';
 import { placeOrder } from '../src/modules/orders/order.service';
 import type { Ticket } from '../src/modules/tickets/ticket.entity';
 import { addOrder, buildEvent, cancelFixtureOrder, type EventFixture } from './fixtures';
@@ -406,5 +410,85 @@ describe('examples/sales-dashboard', () => {
     running.kill('SIGTERM');
     await exited;
     child = undefined;
+  });
+});
+
+describe('examples/door-display', () => {
+  it('counts who is inside from check-in webhooks it verifies, and refuses forged ones', async () => {
+    // The delivery engine as every API process runs it, allowed to reach the loopback display.
+    const engine = new WebhookEngine({
+      databaseUrl: inject('databaseUrl'),
+      logger: pino({ level: 'silent' }),
+      allowHttp: true,
+      allowPrivate: true,
+      timeoutMs: 5000,
+      retryDelaySeconds: 1,
+      maxRetryDelaySeconds: 60,
+      retryLimit: 5,
+      disableAfterHours: 72,
+      pollIntervalMs: 50,
+    });
+    await engine.start();
+    const night = await buildEvent(organisationId, { tickets: 2, name: 'Display Night' });
+    const port = await freePort();
+    const orm = await getTestOrm();
+    const { secret } = await createEndpoint(
+      { em: orm.em.fork(), organisationId },
+      { url: `http://127.0.0.1:${port}/webhooks`, events: ['checkin.created'] },
+      { allowHttp: true, allowPrivate: true },
+    );
+    const display = spawn(
+      process.execPath,
+      ['--conditions=@boxoffice/source', '--import', tsxLoader, 'src/main.ts'],
+      {
+        cwd: path.join(examplesDir, 'door-display'),
+        env: { ...exampleEnv(key), BOXOFFICE_WEBHOOK_SECRET: secret, PORT: String(port) },
+      },
+    );
+    let stdout = '';
+    display.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    display.stderr.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const waitFor = async (text: string) => {
+      const deadline = Date.now() + 20_000;
+      while (!stdout.includes(text)) {
+        if (Date.now() > deadline) throw new Error(`no "${text}" in:\n${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    try {
+      await waitFor('door display on');
+      const [first, second] = night.tickets;
+      for (const body of [
+        { ticket_id: first!.id, gate: 'North' },
+        { ticket_id: second!.id, gate: 'North' },
+        { ticket_id: first!.id, gate: 'North', direction: 'exit' },
+      ]) {
+        const scan = await call(server, 'POST', '/api/v1/checkins', { key, body });
+        expect(scan.status).toBe(201);
+      }
+      await waitFor(`exit at North: 1 inside ${night.event.id}`);
+      expect(stdout).toContain(`entry at North: 2 inside ${night.event.id}`);
+      const status = await fetch(`http://127.0.0.1:${port}/status`);
+      expect(((await status.json()) as { events: Record<string, number> }).events).toEqual({
+        [night.event.id]: 1,
+      });
+
+      const forged = await fetch(`http://127.0.0.1:${port}/webhooks`, {
+        method: 'POST',
+        headers: {
+          'webhook-id': 'msg_forged',
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': 'v1,bm90IGEgc2lnbmF0dXJl',
+        },
+        body: JSON.stringify({ type: 'checkin.created', data: { object: {} } }),
+      });
+      expect(forged.status).toBe(400);
+      await waitFor('refused a delivery: no webhook-signature matches the secret');
+    } finally {
+      const exited = new Promise((resolve) => display.once('exit', resolve));
+      display.kill('SIGTERM');
+      await exited;
+      await engine.stop();
+    }
   });
 });

@@ -397,6 +397,8 @@ describe('the server process', () => {
           METRICS_PORT: String(metricsPort),
           METRICS_HOST: '127.0.0.1',
           LOG_LEVEL: 'info',
+          // The suites share one database: webhooks are delivered only where a suite asks.
+          WEBHOOK_WORKER: 'off',
         },
         stdio: 'pipe',
       },

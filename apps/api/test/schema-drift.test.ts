@@ -12,7 +12,15 @@ import { entities } from '../src/modules/entities';
  * - foreign keys, which only the migrations declare: an entity holds another row's id as a plain
  *   value, since a module maps its own tables only.
  */
-const TABLES_WITHOUT_ENTITY = ['change_records', 'idempotency_records', 'server_secrets'];
+const TABLES_WITHOUT_ENTITY = [
+  'change_records',
+  'idempotency_records',
+  'server_secrets',
+  'webhook_endpoints',
+  'webhook_messages',
+  'webhook_attempts',
+  'webhook_fanout_state',
+];
 const FOREIGN_KEY_DROP = /^alter table "\w+" drop constraint "(\w+_fkey)";$/;
 
 let admin: pg.Client;

@@ -124,6 +124,10 @@ export async function startApiServer(databaseEnv: NodeJS.ProcessEnv): Promise<Ap
     DASHBOARD_DIR: dashboardDir,
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
+    // The journey's webhook receiver listens on loopback, over plain HTTP.
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_POLL_INTERVAL_MS: '100',
   };
   if (!databaseEnv.DATABASE_URL) delete env.DATABASE_URL;
   // Rate-limit counts stay in memory: this run shares nothing with other runs.

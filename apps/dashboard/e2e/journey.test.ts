@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -248,6 +250,72 @@ describe('dashboard journey', () => {
     await page.reload();
     await heading('API keys').waitFor();
     await page.getByText(account.organisation).first().waitFor();
+  });
+
+  it('adds a webhook endpoint, sends it a test event and shows the delivery', async () => {
+    // A receiver on loopback, answering 200 to whatever comes.
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/boxoffice`;
+    try {
+      await page
+        .getByRole('navigation', { name: 'Settings' })
+        .getByRole('link', { name: 'Webhooks' })
+        .click();
+      await heading('Webhooks').waitFor();
+      await page.getByText('No webhook endpoints yet.').waitFor();
+      await page.getByLabel('Endpoint URL').fill(url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Your new webhook endpoint' });
+      await dialog.waitFor();
+      const signingSecret = await dialog.getByLabel('Signing secret').inputValue();
+      expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      const card = page.getByRole('article', { name: `Endpoint ${url}` });
+      await card.getByText('enabled', { exact: true }).waitFor();
+      await card.getByText('all events').waitFor();
+      await screenshot('10-webhooks');
+
+      await card.getByRole('button', { name: 'Send test event' }).click();
+      await card.getByText(/Test event sent/).waitFor();
+      await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
+      const [delivery] = received;
+      const event = JSON.parse(delivery!.body) as { id: string; type: string };
+      expect(event.type).toBe('webhook.test');
+      expect(delivery!.headers['webhook-id']).toBe(event.id);
+      expect(delivery!.headers['webhook-signature']).toMatch(/^v1,\S+$/);
+
+      await card.getByRole('button', { name: 'Deliveries' }).click();
+      const row = card.getByRole('row', { name: new RegExp(event.id) });
+      await expect
+        .poll(
+          async () => {
+            await card.getByRole('button', { name: 'Refresh deliveries' }).click();
+            return row.getByText('delivered', { exact: true }).count();
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      await row.getByText(/200 in \d+ ms/).waitFor();
+      await screenshot('11-webhook-delivery');
+
+      // Sent again on request, with the same id.
+      await row.getByRole('button', { name: `Resend webhook.test ${event.id}` }).click();
+      await expect.poll(() => received.length, { timeout: 10_000 }).toBe(2);
+      expect(received[1]!.headers['webhook-id']).toBe(event.id);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('downgrades only after confirmation', async () => {

@@ -4,6 +4,7 @@ import { planName } from './format';
 import { SignInPage, SignUpPage } from './pages/auth-pages';
 import { KeysPage } from './pages/keys-page';
 import { PlanPage } from './pages/plan-page';
+import { WebhooksPage } from './pages/webhooks-page';
 import { afterSignIn, Link, navigate, Redirect, routes, signInFor, usePath } from './router';
 import { useSession, useSignedIn } from './session';
 
@@ -12,6 +13,7 @@ const TITLES: Record<string, string> = {
   [routes.signUp]: 'Create your organisation',
   [routes.keys]: 'API keys',
   [routes.plan]: 'Plan',
+  [routes.webhooks]: 'Webhooks',
 };
 
 /** After an in-app navigation, move focus to the new page's heading, as a page load would. */
@@ -62,6 +64,12 @@ export function App() {
     return (
       <Shell path={path}>
         <PlanPage />
+      </Shell>
+    );
+  if (path === routes.webhooks)
+    return (
+      <Shell path={path}>
+        <WebhooksPage />
       </Shell>
     );
   if (path === routes.signIn || path === routes.signUp) return <Redirect to={afterSignIn()} />;
@@ -151,6 +159,7 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
           <ul>
             {navLink(routes.keys, 'API keys')}
             {navLink(routes.plan, 'Plan')}
+            {navLink(routes.webhooks, 'Webhooks')}
           </ul>
         </nav>
         <main id="main" className="content" tabIndex={-1}>

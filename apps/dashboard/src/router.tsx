@@ -14,10 +14,11 @@ export const routes = {
   signUp: '/signup',
   keys: '/settings/keys',
   plan: '/settings/plan',
+  webhooks: '/settings/webhooks',
 } as const;
 
 /** Pages behind sign-in; the only places `?next=` may send the browser after signing in. */
-const PROTECTED: readonly string[] = [routes.keys, routes.plan];
+const PROTECTED: readonly string[] = [routes.keys, routes.plan, routes.webhooks];
 export const isProtected = (path: string): boolean => PROTECTED.includes(path);
 
 /** The sign-in page, remembering the page that asked for it. */

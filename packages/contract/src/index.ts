@@ -6,6 +6,7 @@ import { ordersContract } from './orders';
 import { payoutsContract } from './payouts';
 import { ticketsContract } from './tickets';
 import { tiersContract } from './tiers';
+import { webhookEndpointsContract } from './webhook-endpoints';
 
 export * from './common';
 export * from './events';
@@ -15,6 +16,7 @@ export * from './tickets';
 export * from './attendees';
 export * from './checkins';
 export * from './payouts';
+export * from './webhook-endpoints';
 
 const c = initContract();
 
@@ -27,6 +29,7 @@ export const contract = c.router({
   attendees: attendeesContract,
   checkins: checkinsContract,
   payouts: payoutsContract,
+  webhookEndpoints: webhookEndpointsContract,
 });
 export type Contract = typeof contract;
 

@@ -1,6 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { ErrorSchema, SCOPES, TextSchema } from '@boxoffice/contract';
 import { z } from 'zod';
+import { webhookRoutes } from './webhooks';
+
+export * from './webhooks';
 
 /**
  * The dashboard's own API, mounted at `/dashboard/api`. It is not part of the public API: it is
@@ -177,6 +180,7 @@ export const dashboardContract = c.router(
       responses: { 200: z.object({ data: PlanStateSchema }) },
       summary: 'Upgrade or downgrade, effective immediately',
     },
+    ...webhookRoutes,
   },
   { commonResponses: errors, strictStatusCodes: true },
 );

@@ -38,6 +38,11 @@ const TYPES = [
   ['CheckinCreateFields', 'CheckinCreateSchema', 'input'],
   ['Payout', 'PayoutSchema', 'output'],
   ['PayoutListParams', 'PayoutListQuerySchema', 'input'],
+  ['WebhookEndpoint', 'WebhookEndpointSchema', 'output'],
+  ['WebhookEndpointWithSecret', 'WebhookEndpointWithSecretSchema', 'output'],
+  ['WebhookEndpointListParams', 'WebhookEndpointListQuerySchema', 'input'],
+  ['WebhookEndpointCreateParams', 'WebhookEndpointCreateSchema', 'input'],
+  ['WebhookEndpointUpdateParams', 'WebhookEndpointUpdateSchema', 'input'],
 ];
 
 /** The types, computed by the compiler from the contract's sources. */

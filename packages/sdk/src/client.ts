@@ -14,6 +14,8 @@ import { Orders } from './resources/orders';
 import { Payouts } from './resources/payouts';
 import { Tickets } from './resources/tickets';
 import { Tiers } from './resources/tiers';
+import { WebhookEndpoints } from './resources/webhook-endpoints';
+import { Webhooks } from './webhooks';
 
 export const DEFAULT_BASE_URL = 'http://localhost:3000/api/v1';
 
@@ -98,6 +100,9 @@ export class Boxoffice {
   readonly checkins: Checkins;
   /** Payouts: `list`, `get`. */
   readonly payouts: Payouts;
+  readonly webhookEndpoints: WebhookEndpoints;
+  /** Verifies and parses webhook deliveries: `unwrap(rawBody, headers, secret)`. */
+  readonly webhooks = new Webhooks();
   /** The API's address, without a trailing slash. */
   readonly baseURL: string;
   private readonly engine: Engine;
@@ -168,6 +173,7 @@ export class Boxoffice {
     this.attendees = new Attendees(this.engine, '/attendees');
     this.checkins = new Checkins(this.engine, '/checkins');
     this.payouts = new Payouts(this.engine, '/payouts');
+    this.webhookEndpoints = new WebhookEndpoints(this.engine, '/webhook_endpoints');
   }
 
   /**

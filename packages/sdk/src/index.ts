@@ -36,6 +36,21 @@ export type { Ticket, TicketListParams } from './resources/tickets';
 export type { Attendee, AttendeeListParams } from './resources/attendees';
 export type { Checkin, CheckinCreateParams, CheckinListParams } from './resources/checkins';
 export type { Payout, PayoutListParams } from './resources/payouts';
+export type {
+  WebhookEndpoint,
+  WebhookEndpointCreateParams,
+  WebhookEndpointListParams,
+  WebhookEndpointUpdateParams,
+  WebhookEndpointWithSecret,
+} from './resources/webhook-endpoints';
+export {
+  Webhooks,
+  WebhookVerificationError,
+  type UnwrapOptions,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookHeaders,
+} from './webhooks';
 export type { Events } from './resources/events';
 export type { Tiers } from './resources/tiers';
 export type { Orders } from './resources/orders';
@@ -43,3 +58,4 @@ export type { Tickets } from './resources/tickets';
 export type { Attendees } from './resources/attendees';
 export type { Checkins } from './resources/checkins';
 export type { Payouts } from './resources/payouts';
+export type { WebhookEndpoints } from './resources/webhook-endpoints';

@@ -121,6 +121,55 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect(downgraded.plan_changed_at).toEqual(expect.any(String));
   });
 
+  it('registers, lists and deletes webhook endpoints', async () => {
+    const org = await ok<{ id: string }>('org', 'create', '--name', 'Hooked', '--plan', 'pro');
+    const created = await ok(
+      'webhook',
+      'create',
+      '--org',
+      org.id,
+      '--url',
+      'https://hooks.example.com/boxoffice',
+      '--events',
+      'checkin.created,order.created',
+    );
+    expect(created).toMatchObject({
+      url: 'https://hooks.example.com/boxoffice',
+      events: ['order.created', 'checkin.created'],
+      status: 'enabled',
+    });
+    expect(created.id).toMatch(/^we_/);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const listed = await ok('webhook', 'list', '--org', org.id);
+    expect(listed).toEqual([expect.objectContaining({ id: created.id, url: created.url })]);
+    expect(listed[0]).not.toHaveProperty('secret');
+    expect(await ok('webhook', 'delete', created.id)).toEqual({ id: created.id, deleted: true });
+    expect(await ok('webhook', 'list', '--org', org.id)).toEqual([]);
+
+    const unknownType = await fails(
+      'webhook',
+      'create',
+      '--org',
+      org.id,
+      '--url',
+      'https://x.example',
+      '--events',
+      'ticket.sold',
+    );
+    expect(unknownType.code).toBe(2);
+    expect(unknownType.body.error).toMatch(/^--events must be one or more of/);
+    const loopback = await fails(
+      'webhook',
+      'create',
+      '--org',
+      org.id,
+      '--url',
+      'https://127.0.0.1/hook',
+    );
+    expect(loopback).toMatchObject({ code: 1, body: { code: 'invalid_webhook_url' } });
+    expect(await ok('webhook', 'list', '--org', org.id)).toEqual([]);
+  });
+
   it('seeds demo data into an organisation', async () => {
     const org = await ok('org', 'create', '--name', 'CLI Seed Test');
     expect(org.plan).toBe('free');

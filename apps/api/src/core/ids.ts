@@ -32,6 +32,8 @@ export const ID_PREFIXES = {
   user: 'usr',
   session: 'ses',
   planChange: 'plc',
+  webhookEndpoint: 'we',
+  webhookMessage: 'msg',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -5,6 +5,7 @@ import { Migration20261122010000_dashboard } from './migrations/Migration2026112
 import { Migration20261123000000_changes } from './migrations/Migration20261123000000_changes';
 import { Migration20261124000000_tier_currency } from './migrations/Migration20261124000000_tier_currency';
 import { Migration20261125000000_list_cursors } from './migrations/Migration20261125000000_list_cursors';
+import { Migration20261126000000_webhooks } from './migrations/Migration20261126000000_webhooks';
 
 /** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
 const migrationsList = [
@@ -13,6 +14,7 @@ const migrationsList = [
   { name: 'Migration20261123000000_changes', class: Migration20261123000000_changes },
   { name: 'Migration20261124000000_tier_currency', class: Migration20261124000000_tier_currency },
   { name: 'Migration20261125000000_list_cursors', class: Migration20261125000000_list_cursors },
+  { name: 'Migration20261126000000_webhooks', class: Migration20261126000000_webhooks },
 ];
 
 /**

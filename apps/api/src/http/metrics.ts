@@ -7,6 +7,7 @@ import type { Pool } from 'pg';
 import { AppError } from '../core/errors';
 import type { Orm } from '../db/orm';
 import { pgPool } from '../db/sql';
+import { oldestUndeliveredAgeSeconds } from '../modules/webhooks/webhook-message.service';
 
 /** What became of a door scan: recorded, or refused with the reason (the error code). */
 export type ScanOutcome =
@@ -25,6 +26,8 @@ export interface Metrics {
   readonly rateLimited: (kind: RateLimitClass) => void;
   /** A door scan, admitted or refused. */
   readonly scanned: (outcome: ScanOutcome) => void;
+  /** A webhook delivery attempt: a 2xx in time, or not. */
+  readonly webhookAttempt: (outcome: 'succeeded' | 'failed') => void;
 }
 
 export interface MetricsOptions {
@@ -74,10 +77,20 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
   // Both classes and directions start at zero, so a rate() exists before the first event.
+  const webhookAttempts = new Counter({
+    name: 'boxoffice_webhook_attempts_total',
+    help: 'Webhook delivery attempts made by this process, by outcome (succeeded: a 2xx in time)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  for (const outcome of ['succeeded', 'failed'] as const) webhookAttempts.inc({ outcome }, 0);
   for (const kind of ['read', 'write'] as const) rateLimited.inc({ class: kind }, 0);
   for (const direction of ['entry', 'exit'] as const) admitted.inc({ direction }, 0);
 
-  if (options.orm) registerPoolGauges(options.orm, registers);
+  if (options.orm) {
+    registerPoolGauges(options.orm, registers);
+    registerWebhookGauge(options.orm, registers);
+  }
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
   return {
@@ -90,11 +103,28 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     rateLimited(kind) {
       rateLimited.inc({ class: kind });
     },
+    webhookAttempt(outcome) {
+      webhookAttempts.inc({ outcome });
+    },
     scanned(outcome) {
       if (outcome.admitted) admitted.inc({ direction: outcome.direction });
       else rejected.inc({ direction: outcome.direction, reason: outcome.reason });
     },
   };
+}
+
+/** The age of the oldest webhook message still to be delivered, read when Prometheus scrapes. */
+function registerWebhookGauge(orm: Pick<Orm, 'em'>, registers: Registry[]): void {
+  new Gauge({
+    name: 'boxoffice_webhook_oldest_undelivered_seconds',
+    help: 'Age of the oldest webhook message not yet delivered (0 when none is waiting)',
+    registers,
+    async collect() {
+      const age = await oldestUndeliveredAgeSeconds(orm.em.fork()).catch(() => null);
+      if (age === null) this.reset();
+      else this.set(age);
+    },
+  });
 }
 
 /** Gauges of the `pg` pool behind the ORM, read when Prometheus scrapes. */

@@ -248,6 +248,8 @@ export async function startApi(env: Record<string, string | undefined>): Promise
         PORT: String(port),
         NODE_ENV: 'test',
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+        // Webhook delivery only where a suite asks for it: the suites share one database.
+        WEBHOOK_WORKER: 'off',
         ...env,
       },
     },

@@ -58,7 +58,7 @@ export interface EngineConfig {
 
 /** A route of the API: its method and its path under the base URL, with `:name` parameters. */
 export interface Route {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
 }
 

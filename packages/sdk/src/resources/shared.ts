@@ -90,8 +90,19 @@ export class Resource<Item, ListParams extends object> {
   }
 
   /** Creates an object from `body` (POST, with an idempotency key). */
-  protected post<Body>(body: Body, options: RequestOptions | undefined): APIPromise<Item> {
-    return this.item('POST', this.path, { body }, options);
+  protected post<Body, Created = Item>(
+    body: Body,
+    options: RequestOptions | undefined,
+  ): APIPromise<Created> {
+    return this.item<Created>('POST', this.path, { body }, options);
+  }
+
+  /** Deletes the object `id` (DELETE). */
+  protected remove(
+    id: string,
+    options: RequestOptions | undefined,
+  ): APIPromise<{ id: string; deleted: true }> {
+    return this.item('DELETE', `${this.path}/:id`, { params: { id } }, options);
   }
 
   /** Changes some fields of the object `id` (PATCH). */
@@ -103,15 +114,15 @@ export class Resource<Item, ListParams extends object> {
     return this.item('PATCH', `${this.path}/:id`, { params: { id }, body }, options);
   }
 
-  private item(
-    method: 'GET' | 'POST' | 'PATCH',
+  private item<Out = Item>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     input: { params?: Record<string, string>; body?: unknown },
     options: RequestOptions | undefined,
-  ): APIPromise<Item> {
+  ): APIPromise<Out> {
     return new APIPromise(
       this.engine
-        .send<{ data: Item }>({ method, path }, input, options, notAnItem)
+        .send<{ data: Out }>({ method, path }, input, options, notAnItem)
         .then((answer) => ({ ...answer, data: answer.data.data })),
     );
   }

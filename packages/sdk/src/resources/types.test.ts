@@ -4,6 +4,7 @@ import type { AppRoute, ClientInferRequest } from '@ts-rest/core';
 import type { Boxoffice } from '../client';
 import type { CheckinCreateParams } from './checkins';
 import type * as T from './types';
+import type { WebhookEventType } from '../webhooks';
 
 type Body<R extends AppRoute> = ClientInferRequest<R> extends { body: infer B } ? B : never;
 
@@ -31,6 +32,9 @@ describe('resource types', () => {
     expectTypeOf<T.Attendee>().toEqualTypeOf<C.Attendee>();
     expectTypeOf<T.Checkin>().toEqualTypeOf<C.Checkin>();
     expectTypeOf<T.Payout>().toEqualTypeOf<C.Payout>();
+    expectTypeOf<T.WebhookEndpoint>().toEqualTypeOf<C.WebhookEndpoint>();
+    expectTypeOf<T.WebhookEndpointWithSecret>().toEqualTypeOf<C.WebhookEndpointWithSecret>();
+    expectTypeOf<WebhookEventType>().toEqualTypeOf<C.WebhookEventType>();
     expectTypeOf<T.EventCreateParams>().toEqualTypeOf<Body<C.Contract['events']['create']>>();
     expectTypeOf<T.EventUpdateParams>().toEqualTypeOf<Body<C.Contract['events']['update']>>();
     expectTypeOf<T.TierCreateParams>().toEqualTypeOf<Body<C.Contract['tiers']['create']>>();

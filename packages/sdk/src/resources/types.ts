@@ -582,3 +582,139 @@ export interface PayoutListParams {
    */
   updated_since?: string | Date | undefined;
 }
+
+/** `WebhookEndpointSchema` of @boxoffice/contract, as the API returns it. */
+export interface WebhookEndpoint {
+  /** The endpoint's id, `we_…`. */
+  id: string;
+  /** Where changes are sent: an https URL that accepts POST requests. */
+  url: string;
+  /** A note of the organisation's on what the endpoint is for. */
+  description: string | null;
+  /** The event types sent to it, or `["*"]` for every type. */
+  events: Array<
+    | 'event.created'
+    | 'event.updated'
+    | 'tier.created'
+    | 'tier.updated'
+    | 'order.created'
+    | 'order.updated'
+    | 'ticket.created'
+    | 'ticket.updated'
+    | 'attendee.created'
+    | 'attendee.updated'
+    | 'checkin.created'
+    | 'payout.created'
+    | 'payout.updated'
+    | '*'
+  >;
+  /** `enabled`, or `disabled` (nothing is sent). */
+  status: 'enabled' | 'disabled';
+  /** Why the endpoint is disabled: by request, or after failing for about three days. */
+  disabled_reason: string | null;
+  /** When the endpoint was registered. */
+  created_at: string;
+  /** When the endpoint was last changed. */
+  updated_at: string;
+}
+
+/** `WebhookEndpointWithSecretSchema` of @boxoffice/contract, as the API returns it. */
+export interface WebhookEndpointWithSecret {
+  /** The endpoint's id, `we_…`. */
+  id: string;
+  /** Where changes are sent: an https URL that accepts POST requests. */
+  url: string;
+  /** A note of the organisation's on what the endpoint is for. */
+  description: string | null;
+  /** The event types sent to it, or `["*"]` for every type. */
+  events: Array<
+    | 'event.created'
+    | 'event.updated'
+    | 'tier.created'
+    | 'tier.updated'
+    | 'order.created'
+    | 'order.updated'
+    | 'ticket.created'
+    | 'ticket.updated'
+    | 'attendee.created'
+    | 'attendee.updated'
+    | 'checkin.created'
+    | 'payout.created'
+    | 'payout.updated'
+    | '*'
+  >;
+  /** `enabled`, or `disabled` (nothing is sent). */
+  status: 'enabled' | 'disabled';
+  /** Why the endpoint is disabled: by request, or after failing for about three days. */
+  disabled_reason: string | null;
+  /** When the endpoint was registered. */
+  created_at: string;
+  /** When the endpoint was last changed. */
+  updated_at: string;
+  /** The signing secret (`whsec_…`): shown when the endpoint is created; keep it safe. */
+  secret: string;
+}
+
+/** `WebhookEndpointListQuerySchema` of @boxoffice/contract, as the API accepts it. */
+export interface WebhookEndpointListParams {
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  page?: string | number | undefined;
+  /** Items per page, 1–100 (default 20). */
+  limit?: string | number | undefined;
+}
+
+/** `WebhookEndpointCreateSchema` of @boxoffice/contract, as the API accepts it. */
+export interface WebhookEndpointCreateParams {
+  /** An https URL that accepts POST requests. */
+  url: string;
+  /** Event types to receive, or `["*"]` (the default) for all. */
+  events?:
+    | undefined
+    | Array<
+        | 'event.created'
+        | 'event.updated'
+        | 'tier.created'
+        | 'tier.updated'
+        | 'order.created'
+        | 'order.updated'
+        | 'ticket.created'
+        | 'ticket.updated'
+        | 'attendee.created'
+        | 'attendee.updated'
+        | 'checkin.created'
+        | 'payout.created'
+        | 'payout.updated'
+        | '*'
+      >;
+  /** A note on what the endpoint is for. */
+  description?: string | null | undefined;
+}
+
+/** `WebhookEndpointUpdateSchema` of @boxoffice/contract, as the API accepts it. */
+export interface WebhookEndpointUpdateParams {
+  /** A new https URL. */
+  url?: string | undefined;
+  /** The event types to receive from now on, or `["*"]` for all. */
+  events?:
+    | undefined
+    | Array<
+        | 'event.created'
+        | 'event.updated'
+        | 'tier.created'
+        | 'tier.updated'
+        | 'order.created'
+        | 'order.updated'
+        | 'ticket.created'
+        | 'ticket.updated'
+        | 'attendee.created'
+        | 'attendee.updated'
+        | 'checkin.created'
+        | 'payout.created'
+        | 'payout.updated'
+        | '*'
+      >;
+  /** A new note, or `null` for none. */
+  description?: string | null | undefined;
+  /** `disabled` stops the deliveries; `enabled` starts them again. */
+  status?: 'enabled' | 'disabled' | undefined;
+}

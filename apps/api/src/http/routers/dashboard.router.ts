@@ -27,6 +27,8 @@ import {
 import { reserveAttempts, type AttemptLimits } from '../attempt-limit';
 import { clientAddress } from '../client-address';
 import { dashboardSessionOf } from '../locals';
+import type { UrlPolicy } from '../../modules/webhooks/url-guard';
+import { dashboardWebhookHandlers } from './dashboard-webhooks';
 import { sessionToken, type SessionCookies } from '../session';
 
 const s = initServer();
@@ -71,7 +73,11 @@ async function planState(em: EntityManager, organisation: Organisation): Promise
  * The dashboard's API. Keys are generated and revoked through the same service the operator CLI
  * uses; every lookup is scoped to the signed-in user's organisation.
  */
-export function dashboardRouter(deps: { cookies: SessionCookies; attemptLimits: AttemptLimits }) {
+export function dashboardRouter(deps: {
+  cookies: SessionCookies;
+  attemptLimits: AttemptLimits;
+  webhookUrls: UrlPolicy;
+}) {
   const limits = deps.attemptLimits;
   return s.router(dashboardContract, {
     session: ({ res }) =>
@@ -163,5 +169,7 @@ export function dashboardRouter(deps: { cookies: SessionCookies; attemptLimits: 
       const updated = await setPlan(em, organisation.id, body.plan, user.id);
       return { status: 200, body: { data: await planState(em, updated) } };
     },
+
+    ...dashboardWebhookHandlers(deps.webhookUrls),
   });
 }

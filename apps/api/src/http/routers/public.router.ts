@@ -7,8 +7,10 @@ import * as payouts from '../../modules/payouts/payout.service';
 import * as tickets from '../../modules/tickets/ticket.service';
 import * as tiers from '../../modules/tiers/tier.service';
 import type { ScanOutcome } from '../metrics';
+import type { UrlPolicy } from '../../modules/webhooks/url-guard';
 import { checkinsRouter } from './checkins.router';
 import { readHandlers } from './read-handlers';
+import { webhookEndpointsRouter } from './webhook-endpoints.router';
 import { writeHandlers } from './write-handlers';
 
 const s = initServer();
@@ -17,7 +19,7 @@ const s = initServer();
  * The public API, resource by resource: each one's reads (its list and one object by id), and the
  * writes of those the API changes. Check-ins, which count every scan, have a router of their own.
  */
-export const publicRouter = (onScan: (outcome: ScanOutcome) => void) =>
+export const publicRouter = (onScan: (outcome: ScanOutcome) => void, webhookUrls: UrlPolicy) =>
   s.router(contract, {
     events: {
       ...readHandlers({
@@ -70,4 +72,5 @@ export const publicRouter = (onScan: (outcome: ScanOutcome) => void) =>
       get: payouts.getPayout,
       render: payouts.toPayoutResource,
     }),
+    webhookEndpoints: webhookEndpointsRouter(webhookUrls),
   });

@@ -1,0 +1,102 @@
+import { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
+import { loadConfig } from '../config';
+import { getOrganisation } from '../modules/organisations/organisation.service';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  endpointOrganisation,
+  listEndpoints,
+  MAX_ENDPOINTS,
+  toWebhookEndpointResource,
+  withSecret,
+} from '../modules/webhooks/webhook-endpoint.service';
+import { parseCommandArgs, requireFlag, UsageError, type Command } from './args';
+
+const createUsage = 'webhook create --org <org_id> --url <url> [--events <type,type>]';
+const listUsage = 'webhook list --org <org_id>';
+const deleteUsage = 'webhook delete <endpoint_id>';
+
+/** The operator's URL policy: the server's own (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE_URLS). */
+function urlPolicy() {
+  const config = loadConfig();
+  return {
+    allowHttp: config.WEBHOOK_ALLOW_HTTP === 'true',
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+  };
+}
+
+export const webhookCommands: Command[] = [
+  {
+    path: ['webhook', 'create'],
+    usage: createUsage,
+    summary:
+      'Register a webhook endpoint (all event types unless --events); prints its signing secret',
+    parse(argv) {
+      const parsed = parseCommandArgs(argv, {
+        usage: createUsage,
+        flags: ['org', 'url', 'events'],
+      });
+      const organisationId = requireFlag(parsed, 'org', createUsage);
+      const url = requireFlag(parsed, 'url', createUsage);
+      const events = parsed.flags.events
+        ?.split(',')
+        .map((type) => type.trim())
+        .filter(Boolean);
+      const known = [...WEBHOOK_EVENT_TYPES, '*'] as string[];
+      const unknown = events?.filter((type) => !known.includes(type)) ?? [];
+      if (events?.length === 0 || unknown.length > 0) {
+        throw new UsageError(
+          `--events must be one or more of: ${WEBHOOK_EVENT_TYPES.join(', ')} (or *)`,
+          createUsage,
+        );
+      }
+      return async (orm) => {
+        const em = orm.em.fork();
+        await getOrganisation(em, organisationId);
+        const row = await createEndpoint(
+          { em, organisationId },
+          { url, events: events as (typeof WEBHOOK_EVENT_TYPES)[number][] | undefined },
+          urlPolicy(),
+        );
+        return withSecret(row);
+      };
+    },
+  },
+  {
+    path: ['webhook', 'list'],
+    usage: listUsage,
+    summary: "List an organisation's webhook endpoints (without their secrets)",
+    parse(argv) {
+      const parsed = parseCommandArgs(argv, { usage: listUsage, flags: ['org'] });
+      const organisationId = requireFlag(parsed, 'org', listUsage);
+      return async (orm) => {
+        const em = orm.em.fork();
+        await getOrganisation(em, organisationId);
+        const { rows } = await listEndpoints(
+          { em, organisationId },
+          { page: 1, limit: MAX_ENDPOINTS },
+        );
+        return rows.map(toWebhookEndpointResource);
+      };
+    },
+  },
+  {
+    path: ['webhook', 'delete'],
+    usage: deleteUsage,
+    summary: 'Delete a webhook endpoint, its messages and their attempts',
+    parse(argv) {
+      const { args } = parseCommandArgs(argv, {
+        usage: deleteUsage,
+        positionals: ['endpoint_id'],
+      });
+      return async (orm) => {
+        const em = orm.em.fork();
+        const organisationId = await endpointOrganisation(em, args.endpoint_id);
+        return {
+          ...(await deleteEndpoint({ em, organisationId }, args.endpoint_id)),
+          deleted: true,
+        };
+      };
+    },
+  },
+];

@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+
+/** A new signing secret: `whsec_` and 32 random bytes in base64 (the Standard Webhooks form). */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** How long the previous secret keeps signing after a rotation. */
+export const SECRET_OVERLAP_HOURS = 24;
+
+/** The Standard Webhooks headers of one attempt, signed with every secret given (newest first). */
+export function signedHeaders(
+  messageId: string,
+  payload: string,
+  secrets: readonly string[],
+  at: Date = new Date(),
+): Record<string, string> {
+  const signatures = secrets.map((secret) => new Webhook(secret).sign(messageId, at, payload));
+  return {
+    'webhook-id': messageId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signatures.join(' '),
+  };
+}

@@ -1,0 +1,473 @@
+import type { Db as IDatabase, Job, JobResult, PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import { newId } from '../../core/ids';
+import { deliver, type DeliveryResult } from './delivery';
+import { signedHeaders } from './signing';
+import { signingSecrets } from './webhook-endpoint.service';
+import type { UrlPolicy } from './url-guard';
+
+export const DELIVERY_QUEUE = 'webhook-delivery';
+/** pg-boss keeps its tables in a schema of its own. */
+export const QUEUE_SCHEMA = 'pgboss';
+
+export interface WebhookEngineOptions extends UrlPolicy {
+  databaseUrl: string;
+  logger: Logger;
+  /** A delivery's answer must arrive within this long. */
+  timeoutMs: number;
+  /** The first retry's delay; each later one doubles (with jitter), up to `maxRetryDelaySeconds`. */
+  retryDelaySeconds: number;
+  maxRetryDelaySeconds: number;
+  /** Retries after the first attempt (together about `disableAfterHours`). */
+  retryLimit: number;
+  /** An endpoint failing without a success for this long is disabled. */
+  disableAfterHours: number;
+  /** How often the fan-out looks for new change records when idle. */
+  pollIntervalMs: number;
+  /** Each attempt's outcome, for the metrics. */
+  onAttempt?: (outcome: 'succeeded' | 'failed') => void;
+}
+
+/**
+ * The retry schedule: `retryLimit` retries whose delays double from `retryDelaySeconds` (each
+ * drawn between half and all of its value, so receivers coming back are not hit all at once) and
+ * stop growing at `maxRetryDelaySeconds`. The defaults add up to about three days.
+ */
+export const DEFAULT_RETRY = {
+  retryDelaySeconds: 10,
+  maxRetryDelaySeconds: 4 * 3600,
+  retryLimit: 28,
+};
+
+interface JobData {
+  message_id: string;
+  /** The change record's position (or 0): the order of delivery within a batch. */
+  seq: number;
+}
+
+interface MessageToSend {
+  id: string;
+  endpoint_id: string;
+  payload: string;
+  url: string;
+  endpoint_status: 'enabled' | 'disabled';
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+interface Attempt {
+  messageId: string;
+  endpointId: string;
+  at: Date;
+  result: DeliveryResult;
+  final: boolean;
+}
+
+const FANOUT_BATCH = 500;
+const DELIVERY_BATCH = 25;
+
+/**
+ * Webhook delivery in one process: the fan-out, which turns committed change records into
+ * messages, one per matching endpoint, and hands them to the queue in the same transaction; and
+ * the delivery worker, which takes messages from the queue (pg-boss: every replica takes its own
+ * share, each job held by one replica at a time), signs and sends them, records each attempt,
+ * and lets the queue retry failures with backoff.
+ */
+export class WebhookEngine {
+  readonly #options: WebhookEngineOptions;
+  #queue: PgBoss | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #fanningOut: Promise<void> | undefined;
+  #stopping = false;
+
+  constructor(options: WebhookEngineOptions) {
+    this.#options = options;
+  }
+
+  get #boss(): PgBoss {
+    if (!this.#queue) throw new Error('the webhook engine is not started');
+    return this.#queue;
+  }
+
+  async start(): Promise<void> {
+    // Loaded here, after the server listens: the queue's code costs nothing at start-up.
+    const { PgBoss } = await import('pg-boss');
+    this.#queue = new PgBoss({
+      connectionString: this.#options.databaseUrl,
+      schema: QUEUE_SCHEMA,
+      max: 4,
+      application_name: 'boxoffice-webhooks',
+      useListenNotify: true,
+      schedule: false,
+    });
+    this.#queue.on('error', (error: unknown) =>
+      this.#options.logger.warn({ err: error }, 'webhook queue error'),
+    );
+    await this.#boss.start();
+    const existing = await this.#boss.getQueue(DELIVERY_QUEUE);
+    if (!existing) {
+      await this.#boss
+        .createQueue(DELIVERY_QUEUE, {
+          retryLimit: this.#options.retryLimit,
+          retryDelay: this.#options.retryDelaySeconds,
+          retryBackoff: true,
+          retryDelayMax: this.#options.maxRetryDelaySeconds,
+          // Longer than a batch can take (DELIVERY_BATCH timeouts): past it the job is retried.
+          expireInSeconds: Math.max(
+            60,
+            Math.ceil((DELIVERY_BATCH * this.#options.timeoutMs) / 1000) + 60,
+          ),
+          // Attempts are kept in webhook_attempts; the queue's own rows need not stay long.
+          deleteAfterSeconds: 24 * 3600,
+          retentionSeconds: 14 * 24 * 3600,
+          notify: true,
+        })
+        .catch(async (error: unknown) => {
+          // Another replica created it at the same moment.
+          if (!(await this.#boss.getQueue(DELIVERY_QUEUE))) throw error;
+        });
+    }
+    await this.#boss.work<
+      JobData,
+      unknown,
+      {
+        batchSize: number;
+        perJobResults: true;
+        pollingIntervalSeconds: number;
+        notifyPollingIntervalSeconds: number;
+        burstWhenBatchFull: true;
+      }
+    >(
+      DELIVERY_QUEUE,
+      {
+        batchSize: DELIVERY_BATCH,
+        perJobResults: true,
+        pollingIntervalSeconds: 0.5,
+        // New jobs wake the worker at once (NOTIFY); retries falling due are found by this poll.
+        notifyPollingIntervalSeconds: 1,
+        burstWhenBatchFull: true,
+      },
+      (jobs) => this.#deliverBatch(jobs),
+    );
+    this.#schedule(0);
+  }
+
+  /** Stops taking work, lets the deliveries in flight finish (up to `timeoutMs`), and closes. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.#stopping = true;
+    clearTimeout(this.#timer);
+    await this.#fanningOut;
+    await this.#queue?.stop({ graceful: true, timeout: timeoutMs, close: true });
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopping) return;
+    this.#timer = setTimeout(() => {
+      this.#fanningOut = this.fanOut()
+        .then((full) => this.#schedule(full ? 0 : this.#options.pollIntervalMs))
+        .catch((error: unknown) => {
+          this.#options.logger.warn({ err: error }, 'webhook fan-out failed; retrying');
+          this.#schedule(Math.max(1000, this.#options.pollIntervalMs));
+        });
+    }, delayMs);
+  }
+
+  /**
+   * One round of the fan-out; true when there may be more to do at once. One replica at a time
+   * holds the fan-out's row (`for update skip locked`: the others skip the round).
+   *
+   * Change records are read in the order of (transaction id, position), and only those of
+   * transactions older than the oldest still running: no record can later appear before the
+   * stored place, so none is passed over, however late its transaction commits.
+   */
+  async fanOut(): Promise<boolean> {
+    const db = this.#boss.getDb();
+    const tx = await db.beginTransaction!();
+    try {
+      const { rows: bound } = await tx.db.executeSql(
+        `select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`,
+      );
+      const { rows: state } = await tx.db.executeSql(
+        `select transaction_id::text as tx, position::text as pos from webhook_fanout_state
+          where id = 1 for update skip locked`,
+      );
+      const place = state[0] as { tx: string; pos: string } | undefined;
+      if (!place) {
+        await tx.rollback();
+        return false;
+      }
+      // Only the records' heads here: the objects are read for the records that match an endpoint.
+      const { rows: records } = await tx.db.executeSql(
+        `select position::text as pos, transaction_id::text as tx, organisation_id, type, created_at
+           from change_records
+          where (transaction_id, position) > ($1::xid8, $2::bigint) and transaction_id < $3::xid8
+          order by transaction_id, position
+          limit $4`,
+        [place.tx, place.pos, (bound[0] as { xmin: string }).xmin, FANOUT_BATCH],
+      );
+      const messages = await this.#messagesFor(tx.db, records as ChangeRecordRow[]);
+      const requested = await this.#requestedMessages(tx.db);
+      if (messages.length > 0) {
+        await tx.db.executeSql(
+          `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, change_position, queued, created_at)
+           select id, endpoint_id, organisation_id, type, payload, position, true, created_at
+             from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::timestamptz[])
+               as m(id, endpoint_id, organisation_id, type, payload, position, created_at)`,
+          [
+            messages.map((m) => m.id),
+            messages.map((m) => m.endpointId),
+            messages.map((m) => m.organisationId),
+            messages.map((m) => m.type),
+            messages.map((m) => m.payload),
+            messages.map((m) => m.position),
+            messages.map((m) => m.createdAt),
+          ],
+        );
+      }
+      const jobs = [
+        ...messages.map((m) => ({ message_id: m.id, seq: Number(m.position) })),
+        ...requested.map((id) => ({ message_id: id, seq: 0 })),
+      ];
+      if (jobs.length > 0) {
+        await this.#boss.insert(
+          DELIVERY_QUEUE,
+          jobs.map((data) => ({ data })),
+          { db: tx.db },
+        );
+      }
+      const last = (records as ChangeRecordRow[]).at(-1);
+      if (last) {
+        await tx.db.executeSql(
+          `update webhook_fanout_state set transaction_id = $1::xid8, position = $2::bigint,
+             updated_at = now() where id = 1`,
+          [last.tx, last.pos],
+        );
+      }
+      await tx.commit();
+      return records.length === FANOUT_BATCH;
+    } catch (error) {
+      await tx.rollback();
+      throw error;
+    }
+  }
+
+  /** One message per record and enabled endpoint of its organisation subscribed to its type. */
+  async #messagesFor(db: IDatabase, records: ChangeRecordRow[]): Promise<NewMessage[]> {
+    if (records.length === 0) return [];
+    const organisations = [...new Set(records.map((r) => r.organisation_id))];
+    const { rows } = await db.executeSql(
+      `select id, organisation_id, events, created_at from webhook_endpoints
+        where status = 'enabled' and organisation_id = any($1::text[])`,
+      [organisations],
+    );
+    const endpoints = rows as {
+      id: string;
+      organisation_id: string;
+      events: string[];
+      created_at: Date;
+    }[];
+    if (endpoints.length === 0) return [];
+    const byOrganisation = new Map<string, typeof endpoints>();
+    for (const endpoint of endpoints) {
+      byOrganisation.set(endpoint.organisation_id, [
+        ...(byOrganisation.get(endpoint.organisation_id) ?? []),
+        endpoint,
+      ]);
+    }
+    const matches: { record: ChangeRecordRow; endpointId: string }[] = [];
+    for (const record of records) {
+      for (const endpoint of byOrganisation.get(record.organisation_id) ?? []) {
+        if (!endpoint.events.includes('*') && !endpoint.events.includes(record.type)) continue;
+        // An endpoint receives the changes made since it was registered.
+        if (record.created_at.getTime() < endpoint.created_at.getTime()) continue;
+        matches.push({ record, endpointId: endpoint.id });
+      }
+    }
+    if (matches.length === 0) return [];
+    const { rows: objects } = await db.executeSql(
+      `select position::text as pos, data::text as data from change_records
+        where position = any($1::bigint[])`,
+      [[...new Set(matches.map((m) => m.record.pos))]],
+    );
+    const dataOf = new Map(
+      (objects as { pos: string; data: string }[]).map((o) => [o.pos, o.data]),
+    );
+    const messages: NewMessage[] = [];
+    for (const { record, endpointId } of matches) {
+      const data = dataOf.get(record.pos);
+      // Purged meanwhile (past its retention): nothing left to send.
+      if (data === undefined) continue;
+      const id = newId('webhookMessage');
+      const head = JSON.stringify({
+        id,
+        type: record.type,
+        created_at: record.created_at.toISOString(),
+      });
+      messages.push({
+        id,
+        endpointId,
+        organisationId: record.organisation_id,
+        type: record.type,
+        payload: `${head.slice(0, -1)},"data":{"object":${data}}}`,
+        position: record.pos,
+        createdAt: record.created_at,
+      });
+    }
+    return messages;
+  }
+
+  /** Messages made outside the fan-out (resends, test events), handed to the queue now. */
+  async #requestedMessages(db: IDatabase): Promise<string[]> {
+    const { rows } = await db.executeSql(
+      `update webhook_messages set queued = true
+        where id in (select id from webhook_messages where not queued
+                      order by created_at limit 500 for update skip locked)
+        returning id`,
+    );
+    return (rows as { id: string }[]).map((row) => row.id);
+  }
+
+  async #deliverBatch(jobs: Job<JobData>[]): Promise<JobResult[]> {
+    const db = this.#boss.getDb();
+    const ordered = [...jobs].sort(
+      (a, b) => a.data.seq - b.data.seq || (a.data.message_id < b.data.message_id ? -1 : 1),
+    );
+    const { rows } = await db.executeSql(
+      `select m.id, m.endpoint_id, m.payload, e.url, e.status as endpoint_status, e.secret,
+              e.previous_secret, e.previous_secret_expires_at
+         from webhook_messages m join webhook_endpoints e on e.id = m.endpoint_id
+        where m.id = any($1::text[])`,
+      [ordered.map((job) => job.data.message_id)],
+    );
+    const messages = new Map((rows as MessageToSend[]).map((row) => [row.id, row]));
+    const byEndpoint = new Map<string, { job: Job<JobData>; message: MessageToSend }[]>();
+    const results: JobResult[] = [];
+    const cancelled: string[] = [];
+    for (const job of ordered) {
+      const message = messages.get(job.data.message_id);
+      // Deleted with its endpoint: nothing to send.
+      if (!message) {
+        results.push({ id: job.id, status: 'completed' });
+        continue;
+      }
+      if (message.endpoint_status !== 'enabled') {
+        cancelled.push(message.id);
+        results.push({ id: job.id, status: 'completed' });
+        continue;
+      }
+      const queue = byEndpoint.get(message.endpoint_id) ?? [];
+      queue.push({ job, message });
+      byEndpoint.set(message.endpoint_id, queue);
+    }
+
+    // Endpoints side by side; each endpoint's messages one after another, in change order.
+    const attempts: Attempt[] = [];
+    await Promise.all(
+      [...byEndpoint.values()].map(async (queue) => {
+        for (const { job, message } of queue) {
+          const at = new Date();
+          const body = message.payload;
+          const headers = signedHeaders(message.id, body, signingSecrets(message, at), at);
+          const result = await deliver(message.url, body, headers, {
+            timeoutMs: this.#options.timeoutMs,
+            allowHttp: this.#options.allowHttp,
+            allowPrivate: this.#options.allowPrivate,
+          });
+          this.#options.onAttempt?.(result.ok ? 'succeeded' : 'failed');
+          const final = !result.ok && job.retryCount >= this.#options.retryLimit;
+          attempts.push({
+            messageId: message.id,
+            endpointId: message.endpoint_id,
+            at,
+            result,
+            final,
+          });
+          results.push({
+            id: job.id,
+            status: result.ok ? 'completed' : 'failed',
+            ...(result.ok ? {} : { output: { error: result.error } }),
+          });
+        }
+      }),
+    );
+    await this.#record(db, attempts, cancelled);
+    return results;
+  }
+
+  /** The attempts, the messages' state and the endpoints' health, in one transaction. */
+  async #record(db: IDatabase, attempts: Attempt[], cancelled: string[]): Promise<void> {
+    if (attempts.length === 0 && cancelled.length === 0) return;
+    const healthy = [...new Set(attempts.filter((a) => a.result.ok).map((a) => a.endpointId))];
+    const failing = [
+      ...new Set(attempts.filter((a) => !a.result.ok).map((a) => a.endpointId)),
+    ].filter((id) => !healthy.includes(id));
+    await db.executeSql(
+      `with attempts as (
+         insert into webhook_attempts (message_id, endpoint_id, attempted_at, outcome, status_code,
+                                       duration_ms, error, response_excerpt)
+         select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[],
+                              $6::int[], $7::text[], $8::text[])
+       ),
+       messages as (
+         update webhook_messages m
+            set attempt_count = m.attempt_count + 1,
+                status = case when a.ok then 'delivered' when a.final then 'failed' else 'pending' end,
+                delivered_at = case when a.ok then a.at else m.delivered_at end
+           from unnest($1::text[], $9::bool[], $10::bool[], $3::timestamptz[]) as a(id, ok, final, at)
+          where m.id = a.id
+       ),
+       cancelled as (
+         update webhook_messages set status = 'cancelled' where id = any($11::text[])
+       ),
+       healthy as (
+         update webhook_endpoints set failing_since = null
+          where id = any($12::text[]) and failing_since is not null
+       )
+       update webhook_endpoints
+          set failing_since = coalesce(failing_since, now()),
+              status = case when failing_since < now() - make_interval(hours => $14) then 'disabled' else status end,
+              disabled_reason = case when failing_since < now() - make_interval(hours => $14)
+                then 'every delivery failed for ' || $14 || ' hours' else disabled_reason end,
+              updated_at = case when failing_since < now() - make_interval(hours => $14) then now() else updated_at end
+        where id = any($13::text[]) and status = 'enabled'`,
+      [
+        attempts.map((a) => a.messageId),
+        attempts.map((a) => a.endpointId),
+        attempts.map((a) => a.at),
+        attempts.map((a) => (a.result.ok ? 'succeeded' : 'failed')),
+        attempts.map((a) => a.result.statusCode),
+        attempts.map((a) => a.result.durationMs),
+        attempts.map((a) => a.result.error),
+        attempts.map((a) => a.result.responseExcerpt),
+        attempts.map((a) => a.result.ok),
+        attempts.map((a) => a.final),
+        cancelled,
+        healthy,
+        failing,
+        this.#options.disableAfterHours,
+      ],
+    );
+    for (const id of failing) {
+      this.#options.logger.debug({ endpointId: id }, 'webhook delivery failed');
+    }
+  }
+}
+
+interface ChangeRecordRow {
+  pos: string;
+  tx: string;
+  organisation_id: string;
+  type: string;
+  created_at: Date;
+}
+
+interface NewMessage {
+  id: string;
+  endpointId: string;
+  organisationId: string;
+  type: string;
+  payload: string;
+  position: string;
+  createdAt: Date;
+}

@@ -1,0 +1,134 @@
+import { WEBHOOK_TEST_EVENT_TYPE } from '@boxoffice/contract';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TenantContext } from '../../core/context';
+import { conflict, notFound } from '../../core/errors';
+import { looksLikeId, newId } from '../../core/ids';
+import { iso, isoOrNull } from '../../db/context';
+import { getEndpoint, toWebhookEndpointResource } from './webhook-endpoint.service';
+
+/** Messages and their attempts are kept this long, then purged (`purgeWebhookMessages`). */
+export const WEBHOOK_RETENTION_DAYS = 30;
+
+export interface WebhookAttemptView {
+  attempted_at: string;
+  outcome: 'succeeded' | 'failed';
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface WebhookMessageView {
+  id: string;
+  type: string;
+  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  attempt_count: number;
+  created_at: string;
+  delivered_at: string | null;
+  attempts: WebhookAttemptView[];
+}
+
+interface MessageRow {
+  id: string;
+  type: string;
+  status: WebhookMessageView['status'];
+  attempt_count: number;
+  created_at: Date;
+  delivered_at: Date | null;
+  attempts: (Omit<WebhookAttemptView, 'attempted_at'> & { attempted_at: string })[] | null;
+}
+
+/** The endpoint's latest messages, newest first, each with its attempts (oldest first). */
+export async function listMessages(
+  ctx: TenantContext,
+  endpointId: string,
+  limit = 50,
+): Promise<WebhookMessageView[]> {
+  await getEndpoint(ctx, endpointId);
+  const rows = await ctx.em.execute<MessageRow[]>(
+    `select m.id, m.type, m.status, m.attempt_count, m.created_at, m.delivered_at,
+            (select json_agg(json_build_object(
+                      'attempted_at', a.attempted_at, 'outcome', a.outcome,
+                      'status_code', a.status_code, 'duration_ms', a.duration_ms,
+                      'error', a.error, 'response_excerpt', a.response_excerpt) order by a.id)
+               from webhook_attempts a where a.message_id = m.id) as attempts
+       from webhook_messages m
+      where m.endpoint_id = ?
+      order by m.created_at desc, m.id desc
+      limit ?`,
+    [endpointId, limit],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    attempt_count: row.attempt_count,
+    created_at: iso(new Date(row.created_at)),
+    delivered_at: isoOrNull(row.delivered_at ? new Date(row.delivered_at) : null),
+    attempts: (row.attempts ?? []).map((attempt) => ({
+      ...attempt,
+      attempted_at: iso(new Date(attempt.attempted_at)),
+    })),
+  }));
+}
+
+/** Sends a message again, as it was (same id, same body), whatever became of it. */
+export async function resendMessage(ctx: TenantContext, messageId: string): Promise<void> {
+  if (!looksLikeId('webhookMessage', messageId)) throw notFound('webhook message');
+  const [row] = await ctx.em.execute<{ endpoint_status: string }[]>(
+    `select e.status as endpoint_status from webhook_messages m
+       join webhook_endpoints e on e.id = m.endpoint_id
+      where m.id = ? and m.organisation_id = ?`,
+    [messageId, ctx.organisationId],
+  );
+  if (!row) throw notFound('webhook message');
+  if (row.endpoint_status !== 'enabled') {
+    throw conflict('the endpoint is disabled: enable it first', 'endpoint_disabled');
+  }
+  await ctx.em.execute(
+    `update webhook_messages set status = 'pending', queued = false where id = ?`,
+    [messageId],
+  );
+}
+
+/** A `webhook.test` message to one endpoint, whatever it subscribes to; returns its id. */
+export async function sendTestEvent(ctx: TenantContext, endpointId: string): Promise<string> {
+  const endpoint = await getEndpoint(ctx, endpointId);
+  if (endpoint.status !== 'enabled') {
+    throw conflict('the endpoint is disabled: enable it first', 'endpoint_disabled');
+  }
+  const id = newId('webhookMessage');
+  const payload = JSON.stringify({
+    id,
+    type: WEBHOOK_TEST_EVENT_TYPE,
+    created_at: new Date().toISOString(),
+    data: { object: toWebhookEndpointResource(endpoint) },
+  });
+  await ctx.em.execute(
+    `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, queued)
+     values (?, ?, ?, ?, ?, false)`,
+    [id, endpoint.id, ctx.organisationId, WEBHOOK_TEST_EVENT_TYPE, payload],
+  );
+  return id;
+}
+
+/** Deletes messages (and their attempts) past their retention; returns how many. */
+export async function purgeWebhookMessages(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ purged: string }[]>(
+    `with purged as (
+       delete from webhook_messages where created_at < now() - make_interval(days => ?) returning 1
+     )
+     select count(*) as purged from purged`,
+    [WEBHOOK_RETENTION_DAYS],
+  );
+  return Number(row?.purged ?? 0);
+}
+
+/** Seconds since the oldest message not yet delivered (nor given up) was made; 0 when none. */
+export async function oldestUndeliveredAgeSeconds(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ age: string | null }[]>(
+    `select extract(epoch from now() - min(created_at)) as age
+       from webhook_messages where status = 'pending'`,
+  );
+  return row?.age ? Math.max(0, Number(row.age)) : 0;
+}

@@ -1,0 +1,480 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
+import { advancePayout } from '../../src/modules/payouts/payout-status.service';
+import { deliver } from '../../src/modules/webhooks/delivery';
+import { guardedLookup } from '../../src/modules/webhooks/url-guard';
+import { rotateSecret } from '../../src/modules/webhooks/webhook-endpoint.service';
+import { addOrder, buildPayout, cancelFixtureOrder } from '../fixtures';
+import { call, createTenant, getTestOrm, startTestServer, type TestServer } from '../setup';
+import { request, sleep, startApi, stopAll, until, type ApiProcess } from '../scale/harness';
+
+/**
+ * Webhooks end to end: two real API processes (each also delivering, as every replica does by
+ * default) on the test database, and a receiver process on loopback. Signatures are checked with
+ * the `standardwebhooks` library, as a receiver would.
+ */
+
+const databaseUrl = inject('databaseUrl');
+const receiverScript = fileURLToPath(new URL('./receiver.mjs', import.meta.url));
+
+interface Delivery {
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+class Receiver {
+  child!: ChildProcess;
+  port = 0;
+
+  async start(port = 0): Promise<void> {
+    this.child = spawn(process.execPath, [receiverScript, String(port)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    this.port = await new Promise<number>((resolve, reject) => {
+      this.child.once('error', reject);
+      this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        const match = /listening (\d+)/.exec(chunk);
+        if (match) resolve(Number(match[1]));
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+
+  url(name: string): string {
+    return `http://127.0.0.1:${this.port}/hooks/${name}`;
+  }
+
+  async plan(name: string, statuses: number[]): Promise<void> {
+    await fetch(`http://127.0.0.1:${this.port}/plans/${name}`, {
+      method: 'PUT',
+      body: JSON.stringify(statuses),
+    });
+  }
+
+  async received(name: string): Promise<Delivery[]> {
+    const response = await fetch(`http://127.0.0.1:${this.port}/received/${name}`);
+    return (await response.json()) as Delivery[];
+  }
+}
+
+const receiver = new Receiver();
+let a: ApiProcess;
+let b: ApiProcess;
+let local: TestServer;
+
+const eventBody = (name: string) => ({
+  name,
+  timezone: 'Europe/London',
+  starts_at: '2027-05-01T18:00:00Z',
+  ends_at: '2027-05-01T22:00:00Z',
+  currency: 'GBP',
+});
+
+let endpointCount = 0;
+/** A new endpoint of the tenant, through the public API, pointing at a fresh path of the receiver. */
+async function addEndpoint(key: string, events?: string[]) {
+  endpointCount += 1;
+  const name = `ep${endpointCount}`;
+  const created = await request(a.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
+    key,
+    body: { url: receiver.url(name), ...(events ? { events } : {}) },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { name, id: created.body.data.id as string, secret: created.body.data.secret as string };
+}
+
+async function changeRecords(organisationId: string, after = '0') {
+  const orm = await getTestOrm();
+  return orm.em
+    .fork()
+    .execute<{ position: string; type: string; data: Record<string, unknown> }[]>(
+      `select position::text, type, data from change_records where organisation_id = ? and position > ? order by transaction_id, position`,
+      [organisationId, after],
+    );
+}
+
+async function lastPosition(organisationId: string): Promise<string> {
+  return (await changeRecords(organisationId)).at(-1)?.position ?? '0';
+}
+
+async function attemptsOf(messageId: string) {
+  const orm = await getTestOrm();
+  return orm.em
+    .fork()
+    .execute<{ outcome: string; status_code: number | null; error: string | null }[]>(
+      `select outcome, status_code, error from webhook_attempts where message_id = ? order by id`,
+      [messageId],
+    );
+}
+
+const verify = (secret: string, delivery: Delivery) =>
+  new Webhook(secret).verify(delivery.body, delivery.headers) as {
+    id: string;
+    type: string;
+    created_at: string;
+    data: { object: Record<string, unknown> };
+  };
+
+beforeAll(async () => {
+  await receiver.start();
+  const env = {
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_WORKER: 'in-process',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_RETRY_DELAY_SECONDS: '1',
+    WEBHOOK_POLL_INTERVAL_MS: '50',
+    RATE_LIMIT_WRITES_PER_MINUTE: '100000',
+    RATE_LIMIT_READS_PER_MINUTE: '100000',
+  };
+  [a, b] = await Promise.all([startApi(env), startApi(env)]);
+  local = await startTestServer();
+});
+
+afterAll(async () => {
+  await local?.close();
+  await stopAll();
+  await receiver.stop();
+});
+
+describe('webhook delivery', () => {
+  it('delivers every change of every type once, signed so the standardwebhooks library verifies it', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key);
+    const before = await lastPosition(tenant.organisationId);
+
+    const event = await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('Every type'),
+    });
+    const eventId = event.body.data.id as string;
+    await request(b.baseUrl, 'PATCH', `/api/v1/events/${eventId}`, {
+      key: tenant.key,
+      body: { status: 'published' },
+    });
+    const tier = await request(a.baseUrl, 'POST', '/api/v1/tiers', {
+      key: tenant.key,
+      body: { event_id: eventId, name: 'Floor', price: 2000 },
+    });
+    await request(b.baseUrl, 'PATCH', `/api/v1/tiers/${tier.body.data.id}`, {
+      key: tenant.key,
+      body: { price: 2200 },
+    });
+    const { order, tickets } = await addOrder(
+      tenant.organisationId,
+      { id: tier.body.data.id, eventId },
+      { tickets: 2 },
+    );
+    const scan = await request(a.baseUrl, 'POST', '/api/v1/checkins', {
+      key: tenant.key,
+      body: { ticket_id: tickets[0]!.id },
+    });
+    expect(scan.status).toBe(201);
+    await cancelFixtureOrder(tenant.organisationId, order.id, true);
+    const payout = await buildPayout(tenant.organisationId);
+    const orm = await getTestOrm();
+    await advancePayout(
+      { em: orm.em.fork(), organisationId: tenant.organisationId },
+      payout.id,
+      'in_transit',
+    );
+
+    const records = await changeRecords(tenant.organisationId, before);
+    expect(new Set(records.map((r) => r.type))).toEqual(new Set(WEBHOOK_EVENT_TYPES));
+    const received = await until(
+      `${records.length} deliveries`,
+      async () => {
+        const got = await receiver.received(endpoint.name);
+        return got.length >= records.length && got;
+      },
+      { timeoutMs: 20_000 },
+    );
+    await sleep(1000);
+    expect(await receiver.received(endpoint.name)).toHaveLength(records.length);
+
+    const events = received.map((delivery) => verify(endpoint.secret, delivery));
+    expect(new Set(events.map((e) => e.id)).size).toBe(records.length);
+    for (const [i, delivery] of received.entries()) {
+      expect(delivery.headers['webhook-id']).toBe(events[i]!.id);
+      expect(events[i]!.id).toMatch(/^msg_[0-9A-Za-z]{24}$/);
+      expect(delivery.headers['content-type']).toBe('application/json');
+    }
+    // Each change record came once, with the object exactly as the API renders it.
+    const byObject = (list: { type: string; data: Record<string, unknown> }[]) =>
+      list.map((item) => JSON.stringify([item.type, item.data])).sort();
+    expect(byObject(events.map((e) => ({ type: e.type, data: e.data.object })))).toEqual(
+      byObject(records),
+    );
+    expect(events.find((e) => e.type === 'event.created')!.data.object).toEqual(event.body.data);
+    expect(events.find((e) => e.type === 'checkin.created')!.data.object).toEqual(scan.body.data);
+  });
+
+  it('sends only the subscribed types', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['tier.created']);
+    const event = await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('Subscribed'),
+    });
+    await request(a.baseUrl, 'POST', '/api/v1/tiers', {
+      key: tenant.key,
+      body: { event_id: event.body.data.id, name: 'Balcony', price: 1000 },
+    });
+    const [delivery] = await until('the tier', async () => {
+      const got = await receiver.received(endpoint.name);
+      return got.length > 0 && got;
+    });
+    expect(verify(endpoint.secret, delivery!).type).toBe('tier.created');
+    await sleep(800);
+    expect(await receiver.received(endpoint.name)).toHaveLength(1);
+  });
+
+  it('with two API instances, delivers each message once', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        request(i % 2 ? a.baseUrl : b.baseUrl, 'POST', '/api/v1/events', {
+          key: tenant.key,
+          body: eventBody(`Burst ${i}`),
+        }),
+      ),
+    );
+    await until(
+      '40 deliveries',
+      async () => (await receiver.received(endpoint.name)).length >= 40,
+      {
+        timeoutMs: 20_000,
+      },
+    );
+    await sleep(1000);
+    const received = await receiver.received(endpoint.name);
+    expect(received).toHaveLength(40);
+    const names = received.map(
+      (d) => (verify(endpoint.secret, d).data.object as { name: string }).name,
+    );
+    expect(new Set(names).size).toBe(40);
+    expect(new Set(received.map((d) => d.headers['webhook-id'])).size).toBe(40);
+  });
+
+  it('retries a failed delivery with the same webhook-id: 500, 500, then 200 is three attempts', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    await receiver.plan(endpoint.name, [500, 500]);
+    await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('Retried'),
+    });
+    const received = await until(
+      'three attempts',
+      async () => {
+        const got = await receiver.received(endpoint.name);
+        return got.length >= 3 && got;
+      },
+      { timeoutMs: 20_000 },
+    );
+    await sleep(1500);
+    expect(await receiver.received(endpoint.name)).toHaveLength(3);
+    const ids = received.map((d) => d.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(1);
+    for (const delivery of received) verify(endpoint.secret, delivery);
+    // Backed off: the retries came later, not at once.
+    expect(received[2]!.at - received[0]!.at).toBeGreaterThanOrEqual(1000);
+    const attempts = await until('the attempts recorded', async () => {
+      const rows = await attemptsOf(ids[0]!);
+      return rows.length === 3 && rows;
+    });
+    expect(attempts.map((row) => [row.outcome, row.status_code])).toEqual([
+      ['failed', 500],
+      ['failed', 500],
+      ['succeeded', 200],
+    ]);
+    expect(attempts[0]!.error).toBe('HTTP 500');
+  });
+
+  it('delivers everything to a receiver that was down, once it is back', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const port = receiver.port;
+    await receiver.stop();
+    try {
+      for (let i = 0; i < 5; i++) {
+        await request(a.baseUrl, 'POST', '/api/v1/events', {
+          key: tenant.key,
+          body: eventBody(`While down ${i}`),
+        });
+      }
+      const orm = await getTestOrm();
+      await until('failed attempts while the receiver is down', async () => {
+        const [row] = await orm.em
+          .fork()
+          .execute<{ n: string }[]>(
+            `select count(distinct a.message_id) as n from webhook_attempts a where a.endpoint_id = ? and a.outcome = 'failed'`,
+            [endpoint.id],
+          );
+        return Number(row?.n) >= 5;
+      });
+    } finally {
+      await receiver.start(port);
+    }
+    const received = await until(
+      'the five, after the receiver is back',
+      async () => {
+        const got = await receiver.received(endpoint.name);
+        return got.length >= 5 && got;
+      },
+      { timeoutMs: 30_000 },
+    );
+    await sleep(1000);
+    expect(await receiver.received(endpoint.name)).toHaveLength(5);
+    expect(new Set(received.map((d) => d.headers['webhook-id'])).size).toBe(5);
+  });
+
+  it('signs with both secrets during a rotation, and with the new one only after it', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const orm = await getTestOrm();
+    const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId };
+    const rotated = await rotateSecret(ctx, endpoint.id);
+    expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(rotated.secret).not.toBe(endpoint.secret);
+
+    await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('During the overlap'),
+    });
+    const [during] = await until('the first delivery', async () => {
+      const got = await receiver.received(endpoint.name);
+      return got.length >= 1 && got;
+    });
+    expect(during!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(verify(endpoint.secret, during!).type).toBe('event.created');
+    expect(verify(rotated.secret, during!).type).toBe('event.created');
+
+    // The overlap is over: the old secret no longer signs.
+    await orm.em
+      .fork()
+      .execute(
+        `update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where id = ?`,
+        [endpoint.id],
+      );
+    await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('After the overlap'),
+    });
+    const after = await until('the second delivery', async () => {
+      const got = await receiver.received(endpoint.name);
+      return got.length >= 2 && got[1];
+    });
+    expect(after.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(verify(rotated.secret, after).type).toBe('event.created');
+    expect(() => verify(endpoint.secret, after)).toThrow();
+  });
+
+  it('disables an endpoint that has failed for three days', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    await receiver.plan(endpoint.name, [503, 503, 503, 503, 503, 503]);
+    const orm = await getTestOrm();
+    await orm.em
+      .fork()
+      .execute(
+        `update webhook_endpoints set failing_since = now() - interval '73 hours' where id = ?`,
+        [endpoint.id],
+      );
+    await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('Failing'),
+    });
+    const disabled = await until('the endpoint disabled', async () => {
+      const got = await request(a.baseUrl, 'GET', `/api/v1/webhook_endpoints/${endpoint.id}`, {
+        key: tenant.key,
+      });
+      return got.body.data.status === 'disabled' && got.body.data;
+    });
+    expect(disabled.disabled_reason).toMatch(/failed for 72 hours/);
+    // Nothing more is made for it.
+    const deliveries = (await receiver.received(endpoint.name)).length;
+    await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('After disabling'),
+    });
+    await sleep(1500);
+    expect((await receiver.received(endpoint.name)).length).toBe(deliveries);
+  });
+});
+
+describe('webhook URLs', () => {
+  it('refuses private, loopback and link-local addresses and plain http unless the operator allows them', async () => {
+    const tenant = await createTenant();
+    for (const url of [
+      'https://127.0.0.1/hooks',
+      'https://localhost/hooks',
+      'https://10.1.2.3/hooks',
+      'https://192.168.0.10/hooks',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/hooks',
+      'https://[fd00::1]/hooks',
+      'https://[::ffff:127.0.0.1]/hooks',
+      'http://203.0.114.1/hooks',
+      'https://user:pass@example.com/hooks',
+    ]) {
+      const refused = await call(local, 'POST', '/api/v1/webhook_endpoints', {
+        key: tenant.key,
+        body: { url },
+      });
+      expect(refused.status, url).toBe(422);
+      expect(refused.body.code).toBe('invalid_webhook_url');
+      expect(refused.body.error).toMatch(/^url must /);
+    }
+    const list = await call(local, 'GET', '/api/v1/webhook_endpoints', { key: tenant.key });
+    expect(list.body).toMatchObject({ data: [], total: 0 });
+  });
+
+  it('refuses, when connecting, a name that resolves to a private address', async () => {
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      guardedLookup({ allowHttp: true, allowPrivate: false })('localhost', {}, (e) => resolve(e)),
+    );
+    expect(error?.code).toBe('EADDRNOTPUBLIC');
+    const result = await deliver(
+      receiver.url('never'),
+      '{}',
+      {},
+      {
+        timeoutMs: 2000,
+        allowHttp: true,
+        allowPrivate: false,
+      },
+    );
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatch(/private, loopback or link-local/);
+    expect(await receiver.received('never')).toEqual([]);
+  });
+
+  it('does not follow redirects', async () => {
+    await receiver.plan('moved', [302]);
+    const result = await deliver(
+      receiver.url('moved'),
+      '{}',
+      {},
+      {
+        timeoutMs: 2000,
+        allowHttp: true,
+        allowPrivate: true,
+      },
+    );
+    expect(result).toMatchObject({ ok: false, statusCode: 302 });
+    expect(result.error).toMatch(/not followed/);
+    expect(await receiver.received('moved')).toHaveLength(1);
+  });
+});

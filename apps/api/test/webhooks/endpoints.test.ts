@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTenant, getTestOrm, startTestServer, type TestServer } from '../setup';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const hook = 'https://hooks.example.com/boxoffice';
+
+describe('/webhook_endpoints', () => {
+  it('creates (showing the secret once), lists, gets, updates and deletes', async () => {
+    const tenant = await createTenant();
+    const created = await call(server, 'POST', '/api/v1/webhook_endpoints', {
+      key: tenant.key,
+      body: { url: hook, events: ['checkin.created', 'event.created'], description: 'Door' },
+    });
+    expect(created.status).toBe(201);
+    const endpoint = created.body.data;
+    expect(endpoint).toMatchObject({
+      url: hook,
+      description: 'Door',
+      // In the canonical order of the types, each once.
+      events: ['event.created', 'checkin.created'],
+      status: 'enabled',
+      disabled_reason: null,
+    });
+    expect(endpoint.id).toMatch(/^we_[0-9A-Za-z]{24}$/);
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+    const got = await call(server, 'GET', `/api/v1/webhook_endpoints/${endpoint.id}`, {
+      key: tenant.key,
+    });
+    const { secret: _secret, ...shown } = endpoint;
+    expect(got.body.data).toEqual(shown);
+    const list = await call(server, 'GET', '/api/v1/webhook_endpoints', { key: tenant.key });
+    expect(list.body).toEqual({ data: [shown], total: 1, page: 1, limit: 20 });
+
+    const disabled = await call(server, 'PATCH', `/api/v1/webhook_endpoints/${endpoint.id}`, {
+      key: tenant.key,
+      body: { status: 'disabled', events: ['*'] },
+    });
+    expect(disabled.body.data).toMatchObject({
+      status: 'disabled',
+      disabled_reason: 'disabled by request',
+      events: ['*'],
+    });
+    const enabled = await call(server, 'PATCH', `/api/v1/webhook_endpoints/${endpoint.id}`, {
+      key: tenant.key,
+      body: { status: 'enabled' },
+    });
+    expect(enabled.body.data).toMatchObject({ status: 'enabled', disabled_reason: null });
+
+    const deleted = await call(server, 'DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, {
+      key: tenant.key,
+    });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ data: { id: endpoint.id, deleted: true } });
+    const gone = await call(server, 'GET', `/api/v1/webhook_endpoints/${endpoint.id}`, {
+      key: tenant.key,
+    });
+    expect(gone.status).toBe(404);
+    expect(gone.body.error).toBe('webhook endpoint not found');
+  });
+
+  it('needs the write scope, and shows no other organisation’s endpoints', async () => {
+    const owner = await createTenant();
+    const reader = await createTenant(['read', 'checkins:write']);
+    const refused = await call(server, 'GET', '/api/v1/webhook_endpoints', { key: reader.key });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe("This API key lacks the 'write' scope");
+    const created = await call(server, 'POST', '/api/v1/webhook_endpoints', {
+      key: owner.key,
+      body: { url: hook },
+    });
+    expect(created.body.data.events).toEqual(['*']);
+    const stranger = await createTenant();
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      const answer = await call(
+        server,
+        method,
+        `/api/v1/webhook_endpoints/${created.body.data.id}`,
+        {
+          key: stranger.key,
+          ...(method === 'PATCH' ? { body: { description: 'mine now' } } : {}),
+        },
+      );
+      expect(answer.status, method).toBe(404);
+    }
+  });
+
+  it('refuses bad input with a clear error and changes nothing', async () => {
+    const tenant = await createTenant();
+    const cases: [unknown, number, RegExp][] = [
+      [{}, 400, /url/],
+      [{ url: hook, events: ['ticket.sold'] }, 400, /events/],
+      [{ url: hook, events: [] }, 400, /events/],
+      [{ url: hook, secret: 'whsec_mine' }, 400, /secret/],
+      [{ url: 'not a url' }, 422, /^url must be an absolute URL/],
+      [{ url: 'ftp://example.com/x' }, 422, /^url must use https/],
+    ];
+    for (const [body, status, message] of cases) {
+      const answer = await call(server, 'POST', '/api/v1/webhook_endpoints', {
+        key: tenant.key,
+        body,
+      });
+      expect(answer.status, JSON.stringify(body)).toBe(status);
+      expect(answer.body.error).toMatch(message);
+    }
+    const orm = await getTestOrm();
+    const [row] = await orm.em
+      .fork()
+      .execute<{ n: string }[]>(
+        `select count(*) as n from webhook_endpoints where organisation_id = ?`,
+        [tenant.organisationId],
+      );
+    expect(row!.n).toBe('0');
+  });
+});
+
+describe('webhook messages', () => {
+  it('are purged with their attempts after their retention, and the oldest waiting one is measured', async () => {
+    const {
+      purgeWebhookMessages,
+      oldestUndeliveredAgeSeconds,
+      sendTestEvent,
+      WEBHOOK_RETENTION_DAYS,
+    } = await import('../../src/modules/webhooks/webhook-message.service');
+    const tenant = await createTenant();
+    const created = await call(server, 'POST', '/api/v1/webhook_endpoints', {
+      key: tenant.key,
+      body: { url: hook },
+    });
+    const orm = await getTestOrm();
+    const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId };
+    const old = await sendTestEvent(ctx, created.body.data.id);
+    const recent = await sendTestEvent(ctx, created.body.data.id);
+    const em = orm.em.fork();
+    await em.execute(
+      `update webhook_messages set created_at = now() - make_interval(days => ?), queued = true where id = ?`,
+      [WEBHOOK_RETENTION_DAYS + 1, old],
+    );
+    await em.execute(`update webhook_messages set queued = true where id = ?`, [recent]);
+    expect(await oldestUndeliveredAgeSeconds(em)).toBeGreaterThan(WEBHOOK_RETENTION_DAYS * 86_400);
+    expect(await purgeWebhookMessages(em)).toBeGreaterThanOrEqual(1);
+    const left = await em.execute<{ id: string }[]>(
+      `select id from webhook_messages where endpoint_id = ?`,
+      [created.body.data.id],
+    );
+    expect(left.map((row) => row.id)).toEqual([recent]);
+  });
+});

@@ -1,0 +1,547 @@
+import type { WebhookEndpoint, WebhookMessage } from '@boxoffice/dashboard-contract';
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { api, unwrap } from '../api';
+import { ConfirmDialog, Dialog } from '../components/dialog';
+import { ErrorMessage, Loading } from '../components/feedback';
+import { TextField } from '../components/text-field';
+import { formatDateTime } from '../format';
+import { useAction } from '../use-action';
+import { useResource } from '../use-resource';
+
+/** The types an endpoint can subscribe to, grouped as organisers think of them. */
+const EVENT_TYPES = [
+  'event.created',
+  'event.updated',
+  'tier.created',
+  'tier.updated',
+  'order.created',
+  'order.updated',
+  'ticket.created',
+  'ticket.updated',
+  'attendee.created',
+  'attendee.updated',
+  'checkin.created',
+  'payout.created',
+  'payout.updated',
+] as const;
+type Subscription = WebhookEndpoint['events'][number];
+
+const loadEndpoints = async () => unwrap(await api.listWebhooks(), 200).data;
+
+const enabledClass = (status: string) =>
+  status === 'enabled' || status === 'delivered' ? 'status status-active' : 'status status-revoked';
+
+export function WebhooksPage() {
+  const { resource, reload, update } = useResource(loadEndpoints);
+  const [created, setCreated] = useState<{ title: string; secret: string } | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const replace = (endpoint: WebhookEndpoint) =>
+    update((list) => list.map((e) => (e.id === endpoint.id ? endpoint : e)));
+
+  return (
+    <>
+      <h1 tabIndex={-1} data-page-heading>
+        Webhooks
+      </h1>
+      <p className="muted lead">
+        Boxoffice sends every change (a ticket sold, a door scan, a payout) to the URLs you add
+        here, signed with the endpoint’s secret so your server can tell the request is genuine.
+      </p>
+
+      <EndpointForm
+        onSaved={(endpoint) => {
+          const { secret, ...shown } = endpoint;
+          update((list) => [...list, shown]);
+          setCreated({ title: 'Your new webhook endpoint', secret });
+        }}
+      />
+
+      <section aria-labelledby="endpoints-title" className="section">
+        <h2 id="endpoints-title">Endpoints</h2>
+        <p className="visually-hidden" role="status">
+          {announcement}
+        </p>
+        {resource.status === 'loading' && <Loading>Loading endpoints…</Loading>}
+        {resource.status === 'error' && <ErrorMessage error={resource.error} onRetry={reload} />}
+        {resource.status === 'ready' &&
+          (resource.data.length === 0 ? (
+            <div className="empty">
+              <p>No webhook endpoints yet.</p>
+              <p className="muted">Add one above to start receiving changes.</p>
+            </div>
+          ) : (
+            resource.data.map((endpoint) => (
+              <EndpointCard
+                key={endpoint.id}
+                endpoint={endpoint}
+                open={selected === endpoint.id}
+                onToggle={() => setSelected(selected === endpoint.id ? null : endpoint.id)}
+                onChanged={(changed, message) => {
+                  replace(changed);
+                  setAnnouncement(message);
+                }}
+                onDeleted={() => {
+                  update((list) => list.filter((e) => e.id !== endpoint.id));
+                  setAnnouncement(`Endpoint ${endpoint.url} deleted.`);
+                }}
+                onSecret={setCreated}
+              />
+            ))
+          ))}
+      </section>
+
+      {created && (
+        <SecretDialog
+          title={created.title}
+          secret={created.secret}
+          onClose={() => setCreated(null)}
+        />
+      )}
+    </>
+  );
+}
+
+/** Adds an endpoint, or edits one (`endpoint` given). */
+function EndpointForm({
+  endpoint,
+  onSaved,
+  onCancel,
+}: {
+  endpoint?: WebhookEndpoint;
+  onSaved: (endpoint: WebhookEndpoint & { secret: string }) => void;
+  onCancel?: () => void;
+}) {
+  const [url, setUrl] = useState(endpoint?.url ?? '');
+  const [description, setDescription] = useState(endpoint?.description ?? '');
+  const [all, setAll] = useState(!endpoint || endpoint.events.includes('*'));
+  const [types, setTypes] = useState<Subscription[]>(
+    endpoint && !endpoint.events.includes('*') ? endpoint.events : [],
+  );
+  const [errors, setErrors] = useState<{ url?: string; events?: string }>({});
+  const urlRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  const { busy, error, setError, run } = useAction(async () => {
+    const body = {
+      url: url.trim(),
+      description: description.trim() || null,
+      events: all ? (['*'] as Subscription[]) : types,
+    };
+    if (endpoint) {
+      const { data } = unwrap(await api.updateWebhook({ params: { id: endpoint.id }, body }), 200);
+      onSaved({ ...data, secret: '' });
+    } else {
+      const { data } = unwrap(await api.createWebhook({ body }), 201);
+      setUrl('');
+      setDescription('');
+      setAll(true);
+      setTypes([]);
+      onSaved(data);
+    }
+  });
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found: typeof errors = {};
+    if (!/^https?:\/\/\S+$/.test(url.trim()))
+      found.url = 'Enter the full URL, starting with https://';
+    if (!all && types.length === 0)
+      found.events = 'Choose at least one event type, or all of them.';
+    setErrors(found);
+    setError(null);
+    if (found.url) return urlRef.current?.focus();
+    if (found.events) return;
+    await run();
+  };
+
+  return (
+    <section aria-labelledby={`${id}-title`} className={endpoint ? undefined : 'section card'}>
+      {!endpoint && <h2 id={`${id}-title`}>Add an endpoint</h2>}
+      <form
+        onSubmit={submit}
+        noValidate
+        aria-busy={busy}
+        aria-label={endpoint ? 'Edit endpoint' : undefined}
+      >
+        <TextField
+          ref={urlRef}
+          label="Endpoint URL"
+          hint="Where to send the changes: an https URL of your server that accepts POST requests."
+          name="url"
+          type="text"
+          inputMode="url"
+          autoComplete="off"
+          value={url}
+          onChange={setUrl}
+          error={errors.url}
+          maxLength={2048}
+          required
+        />
+        <TextField
+          label="Description (optional)"
+          name="description"
+          autoComplete="off"
+          value={description}
+          onChange={setDescription}
+          maxLength={500}
+        />
+        <fieldset
+          className="fieldset"
+          aria-describedby={errors.events ? `${id}-events-error` : undefined}
+        >
+          <legend>Events to send</legend>
+          <div className="checkbox">
+            <input
+              type="checkbox"
+              id={`${id}-all`}
+              checked={all}
+              onChange={(event) => setAll(event.target.checked)}
+            />
+            <label htmlFor={`${id}-all`}>All events, including types added later</label>
+          </div>
+          {!all &&
+            EVENT_TYPES.map((type) => (
+              <div className="checkbox" key={type}>
+                <input
+                  type="checkbox"
+                  id={`${id}-${type}`}
+                  checked={types.includes(type)}
+                  onChange={(event) =>
+                    setTypes((current) =>
+                      event.target.checked
+                        ? EVENT_TYPES.filter((t) => t === type || current.includes(t))
+                        : current.filter((t) => t !== type),
+                    )
+                  }
+                  aria-invalid={errors.events ? true : undefined}
+                />
+                <label htmlFor={`${id}-${type}`}>
+                  <code>{type}</code>
+                </label>
+              </div>
+            ))}
+          {errors.events && (
+            <p className="field-error" id={`${id}-events-error`}>
+              {errors.events}
+            </p>
+          )}
+        </fieldset>
+        {error !== null && <ErrorMessage error={error} />}
+        <div className="dialog-actions">
+          {onCancel && (
+            <button type="button" className="button button-secondary" onClick={onCancel}>
+              Cancel
+            </button>
+          )}
+          <button type="submit" className="button button-primary" aria-disabled={busy}>
+            {busy ? 'Saving…' : endpoint ? 'Save changes' : 'Add endpoint'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function EndpointCard({
+  endpoint,
+  open,
+  onToggle,
+  onChanged,
+  onDeleted,
+  onSecret,
+}: {
+  endpoint: WebhookEndpoint;
+  open: boolean;
+  onToggle: () => void;
+  onChanged: (endpoint: WebhookEndpoint, announcement: string) => void;
+  onDeleted: () => void;
+  onSecret: (secret: { title: string; secret: string }) => void;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [confirm, setConfirm] = useState<'delete' | 'rotate' | null>(null);
+  const [notice, setNotice] = useState('');
+  const enabled = endpoint.status === 'enabled';
+  const name = endpoint.description ?? endpoint.url;
+
+  const toggle = useAction(async () => {
+    const { data } = unwrap(
+      await api.updateWebhook({
+        params: { id: endpoint.id },
+        body: { status: enabled ? 'disabled' : 'enabled' },
+      }),
+      200,
+    );
+    onChanged(data, `Endpoint ${enabled ? 'disabled' : 'enabled'}.`);
+  });
+  const reveal = useAction(async () => {
+    const { data } = unwrap(await api.revealWebhookSecret({ params: { id: endpoint.id } }), 200);
+    onSecret({ title: 'Signing secret', secret: data.secret });
+  });
+  const test = useAction(async () => {
+    unwrap(await api.testWebhook({ params: { id: endpoint.id } }), 202);
+    setNotice('Test event sent. It appears under Deliveries in a moment.');
+  });
+  const rotate = useAction(
+    async () => {
+      const { data } = unwrap(await api.rotateWebhookSecret({ params: { id: endpoint.id } }), 200);
+      setConfirm(null);
+      onSecret({ title: 'Your new signing secret', secret: data.secret });
+    },
+    { staysBusy: false },
+  );
+  const remove = useAction(
+    async () => {
+      unwrap(await api.deleteWebhook({ params: { id: endpoint.id } }), 200);
+      onDeleted();
+    },
+    { staysBusy: true },
+  );
+  const problem = toggle.error ?? reveal.error ?? test.error;
+
+  return (
+    <article className="section card" aria-label={`Endpoint ${name}`}>
+      <h3 className="endpoint-url">
+        <code>{endpoint.url}</code>
+      </h3>
+      {endpoint.description && <p className="muted">{endpoint.description}</p>}
+      <p>
+        <span className={enabledClass(endpoint.status)}>{endpoint.status}</span>{' '}
+        {endpoint.disabled_reason && <span className="muted">({endpoint.disabled_reason})</span>}
+      </p>
+      <ul className="tags" aria-label="Events">
+        {endpoint.events.map((type) => (
+          <li key={type} className="tag">
+            {type === '*' ? 'all events' : type}
+          </li>
+        ))}
+      </ul>
+      <div className="endpoint-actions">
+        <button type="button" className="button button-secondary" onClick={() => setEditing(true)}>
+          Edit
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => void toggle.run()}>
+          {enabled ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => void reveal.run()}>
+          Reveal secret
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={() => setConfirm('rotate')}
+        >
+          Rotate secret
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={() => void test.run()}
+          aria-disabled={!enabled}
+        >
+          Send test event
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={onToggle}
+          aria-expanded={open}
+        >
+          {open ? 'Hide deliveries' : 'Deliveries'}
+        </button>
+        <button
+          type="button"
+          className="button button-danger-quiet"
+          onClick={() => setConfirm('delete')}
+        >
+          Delete
+        </button>
+      </div>
+      <p role="status" className="muted">
+        {notice}
+      </p>
+      {problem !== null && <ErrorMessage error={problem} />}
+      {open && <Deliveries endpointId={endpoint.id} />}
+
+      {editing && (
+        <Dialog title="Edit endpoint" onClose={() => setEditing(false)}>
+          <EndpointForm
+            endpoint={endpoint}
+            onCancel={() => setEditing(false)}
+            onSaved={({ secret: _secret, ...saved }) => {
+              setEditing(false);
+              onChanged(saved, 'Endpoint saved.');
+            }}
+          />
+        </Dialog>
+      )}
+      {confirm === 'delete' && (
+        <ConfirmDialog
+          title="Delete this endpoint?"
+          cancelLabel="Cancel"
+          confirmLabel="Delete endpoint"
+          busyLabel="Deleting…"
+          busy={remove.busy}
+          error={remove.error}
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => void remove.run()}
+        >
+          <p>
+            Nothing more is sent to <code>{endpoint.url}</code>, and its delivery history is
+            deleted.
+          </p>
+        </ConfirmDialog>
+      )}
+      {confirm === 'rotate' && (
+        <ConfirmDialog
+          title="Rotate the signing secret?"
+          cancelLabel="Cancel"
+          confirmLabel="Rotate secret"
+          busyLabel="Rotating…"
+          busy={rotate.busy}
+          error={rotate.error}
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => void rotate.run()}
+        >
+          <p>
+            A new secret signs from now on. For 24 hours the current one signs too (each request
+            carries both signatures), so your server keeps accepting requests while you switch.
+          </p>
+        </ConfirmDialog>
+      )}
+    </article>
+  );
+}
+
+function Deliveries({ endpointId }: { endpointId: string }) {
+  const load = useCallback(
+    async () => unwrap(await api.listWebhookMessages({ params: { id: endpointId } }), 200).data,
+    [endpointId],
+  );
+  const { resource, reload } = useResource(load);
+  const [resent, setResent] = useState('');
+  const resend = useAction(async (message: WebhookMessage) => {
+    unwrap(await api.resendWebhookMessage({ params: { id: message.id } }), 202);
+    setResent(`Message ${message.id} queued to be sent again.`);
+  });
+
+  return (
+    <section aria-label="Deliveries" className="section">
+      <div className="endpoint-actions">
+        <button type="button" className="button button-secondary button-small" onClick={reload}>
+          Refresh deliveries
+        </button>
+      </div>
+      <p role="status" className="muted">
+        {resent}
+      </p>
+      {resend.error !== null && <ErrorMessage error={resend.error} />}
+      {resource.status === 'loading' && <Loading>Loading deliveries…</Loading>}
+      {resource.status === 'error' && <ErrorMessage error={resource.error} onRetry={reload} />}
+      {resource.status === 'ready' &&
+        (resource.data.length === 0 ? (
+          <p className="muted">Nothing sent yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="visually-hidden">Latest messages, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Made</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {resource.data.map((message) => (
+                  <tr key={message.id}>
+                    <th scope="row">
+                      <code>{message.type}</code>
+                      <span className="status-detail muted">{message.id}</span>
+                    </th>
+                    <td>
+                      <time dateTime={message.created_at}>
+                        {formatDateTime(message.created_at)}
+                      </time>
+                    </td>
+                    <td>
+                      <span className={enabledClass(message.status)}>{message.status}</span>
+                    </td>
+                    <td>
+                      <ol className="attempts">
+                        {message.attempts.map((attempt, i) => (
+                          <li key={i}>
+                            <time dateTime={attempt.attempted_at}>
+                              {formatDateTime(attempt.attempted_at)}
+                            </time>
+                            : {attempt.status_code ?? '—'} in {attempt.duration_ms} ms
+                            {attempt.error && <> ({attempt.error})</>}
+                            {attempt.response_excerpt && (
+                              <span className="status-detail muted">
+                                {attempt.response_excerpt.slice(0, 200)}
+                              </span>
+                            )}
+                          </li>
+                        ))}
+                      </ol>
+                    </td>
+                    <td className="cell-actions">
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        onClick={() => void resend.run(message)}
+                        aria-label={`Resend ${message.type} ${message.id}`}
+                      >
+                        Resend
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+    </section>
+  );
+}
+
+function SecretDialog({
+  title,
+  secret,
+  onClose,
+}: {
+  title: string;
+  secret: string;
+  onClose: () => void;
+}) {
+  const inputId = useId();
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <div className="field">
+        <label htmlFor={inputId}>Signing secret</label>
+        <input
+          id={inputId}
+          className="secret"
+          readOnly
+          value={secret}
+          spellCheck={false}
+          data-autofocus
+          onFocus={(event) => event.currentTarget.select()}
+        />
+      </div>
+      <p>
+        Verify each request with it: <code>client.webhooks.unwrap(body, headers, secret)</code> in
+        the SDK, or any Standard Webhooks library. Keep it on your server only.
+      </p>
+      <div className="dialog-actions">
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,139 @@
+import { initContract } from '@ts-rest/core';
+import {
+  DeletedSchema,
+  ErrorSchema,
+  TextSchema,
+  WebhookEndpointCreateSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointUpdateSchema,
+  WebhookEndpointWithSecretSchema,
+} from '@boxoffice/contract';
+import { z } from 'zod';
+
+export type { WebhookEndpoint } from '@boxoffice/contract';
+
+const c = initContract();
+
+export const WebhookAttemptSchema = z.object({
+  attempted_at: z.string(),
+  outcome: z.enum(['succeeded', 'failed']),
+  status_code: z.number().int().nullable(),
+  duration_ms: z.number().int(),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable(),
+});
+export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
+
+export const WebhookMessageSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
+  attempt_count: z.number().int(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+  attempts: z.array(WebhookAttemptSchema),
+});
+export type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
+
+const id = z.object({ id: TextSchema });
+
+/** Settings → Webhooks: the organisation's endpoints, their secrets and their deliveries. */
+export const webhookRoutes = {
+  listWebhooks: {
+    method: 'GET',
+    path: '/webhooks',
+    responses: { 200: z.object({ data: z.array(WebhookEndpointSchema) }) },
+    summary: 'The organisation’s webhook endpoints, oldest first',
+  },
+  createWebhook: {
+    method: 'POST',
+    path: '/webhooks',
+    body: WebhookEndpointCreateSchema,
+    responses: {
+      201: z.object({ data: WebhookEndpointWithSecretSchema }),
+      409: ErrorSchema,
+      422: ErrorSchema,
+    },
+    summary: 'Add a webhook endpoint',
+  },
+  updateWebhook: {
+    method: 'PATCH',
+    path: '/webhooks/:id',
+    pathParams: id,
+    body: WebhookEndpointUpdateSchema,
+    responses: {
+      200: z.object({ data: WebhookEndpointSchema }),
+      404: ErrorSchema,
+      422: ErrorSchema,
+    },
+    summary: 'Edit, disable or enable a webhook endpoint',
+  },
+  deleteWebhook: {
+    method: 'DELETE',
+    path: '/webhooks/:id',
+    pathParams: id,
+    body: c.noBody(),
+    responses: { 200: z.object({ data: DeletedSchema }), 404: ErrorSchema },
+    summary: 'Delete a webhook endpoint and its messages',
+  },
+  revealWebhookSecret: {
+    method: 'GET',
+    path: '/webhooks/:id/secret',
+    pathParams: id,
+    responses: {
+      200: z.object({
+        data: z.object({
+          secret: z.string(),
+          /** During a rotation, until when the previous secret still signs. */
+          previous_secret_expires_at: z.string().nullable(),
+        }),
+      }),
+      404: ErrorSchema,
+    },
+    summary: 'The endpoint’s signing secret',
+  },
+  rotateWebhookSecret: {
+    method: 'POST',
+    path: '/webhooks/:id/rotate-secret',
+    pathParams: id,
+    body: c.noBody(),
+    responses: {
+      200: z.object({
+        data: z.object({ secret: z.string(), previous_secret_expires_at: z.string().nullable() }),
+      }),
+      404: ErrorSchema,
+    },
+    summary: 'A new signing secret; the previous one keeps signing for 24 hours',
+  },
+  testWebhook: {
+    method: 'POST',
+    path: '/webhooks/:id/test',
+    pathParams: id,
+    body: c.noBody(),
+    responses: {
+      202: z.object({ data: z.object({ message_id: z.string() }) }),
+      404: ErrorSchema,
+      409: ErrorSchema,
+    },
+    summary: 'Send a `webhook.test` event to the endpoint',
+  },
+  listWebhookMessages: {
+    method: 'GET',
+    path: '/webhooks/:id/messages',
+    pathParams: id,
+    responses: { 200: z.object({ data: z.array(WebhookMessageSchema) }), 404: ErrorSchema },
+    summary: 'The endpoint’s latest 50 messages, newest first, with their attempts',
+  },
+  resendWebhookMessage: {
+    method: 'POST',
+    path: '/webhook-messages/:id/resend',
+    pathParams: id,
+    body: c.noBody(),
+    responses: {
+      202: z.object({ data: z.object({ message_id: z.string() }) }),
+      404: ErrorSchema,
+      409: ErrorSchema,
+    },
+    summary: 'Send a message again (same id and body)',
+  },
+} as const;
