@@ -118,7 +118,7 @@ async function serve(
           config.METRICS_HOST,
           'METRICS_PORT',
         ).catch(async (error: unknown) => {
-          await close(server);
+          if (server) await close(server);
           await orm.close();
           redis?.disconnect();
           throw error;
