@@ -23,16 +23,23 @@ const firstMessage = (result: { success: boolean; error?: { issues: { message: s
 describe('the router', () => {
   const all = routes(contract);
 
-  it('has the 19 endpoints of the reference, each with a scope', () => {
-    expect(all).toHaveLength(19);
+  it('has the 24 endpoints of the reference, each with a scope', () => {
+    expect(all).toHaveLength(24);
     const signatures = all.map((route) => `${route.method} ${route.path}`).sort();
     expect(signatures).toContain('POST /checkins');
     expect(signatures).toContain('PATCH /tiers/:id');
-    expect(new Set(signatures).size).toBe(19);
+    expect(signatures).toContain('DELETE /webhook_endpoints/:id');
+    expect(new Set(signatures).size).toBe(24);
     for (const route of all) {
       const scope = (route.metadata as RouteMetadata).scope;
-      const expected =
-        route.method === 'GET' ? 'read' : route.path === '/checkins' ? 'checkins:write' : 'write';
+      // Webhook endpoints receive every change: even reading them needs the write scope.
+      const expected = route.path.startsWith('/webhook_endpoints')
+        ? 'write'
+        : route.method === 'GET'
+          ? 'read'
+          : route.path === '/checkins'
+            ? 'checkins:write'
+            : 'write';
       expect(scope, `${route.method} ${route.path}`).toBe(expected);
     }
   });
