@@ -41,6 +41,12 @@ describe('loadConfig', () => {
       SHUTDOWN_GRACE_MS: 10000,
       LOG_LEVEL: 'info',
       METRICS_HOST: '0.0.0.0',
+      WEBHOOK_WORKER: 'in-process',
+      WEBHOOK_ALLOW_HTTP: 'false',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
+      WEBHOOK_TIMEOUT_MS: 10000,
+      WEBHOOK_RETRY_DELAY_SECONDS: 10,
+      WEBHOOK_POLL_INTERVAL_MS: 250,
     });
   });
 

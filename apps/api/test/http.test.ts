@@ -300,7 +300,7 @@ describe('outside /api/v1', () => {
     });
   });
 
-  it('GET /openapi.json is an OpenAPI 3.1 document of the 19 operations', async () => {
+  it('GET /openapi.json is an OpenAPI 3.1 document of the 24 operations', async () => {
     const result = await call(server, 'GET', '/openapi.json');
     expect(result.status).toBe(200);
     const document = result.body;
@@ -335,6 +335,11 @@ describe('outside /api/v1', () => {
         'POST /checkins',
         'GET /payouts',
         'GET /payouts/{id}',
+        'GET /webhook_endpoints',
+        'GET /webhook_endpoints/{id}',
+        'POST /webhook_endpoints',
+        'PATCH /webhook_endpoints/{id}',
+        'DELETE /webhook_endpoints/{id}',
       ].sort(),
     );
     expect(JSON.stringify(document)).not.toContain('"nullable"');
