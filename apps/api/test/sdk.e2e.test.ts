@@ -323,12 +323,14 @@ describe('walking a list', () => {
       const answer = await fetch(input, init);
       const read = answer.text.bind(answer);
       // A body that takes a while to arrive, as a large page does on a slow link.
-      answer.text = async () => {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const text = await read();
-        log.push(`read ${n}`);
-        return text;
-      };
+      Object.defineProperty(answer, 'text', {
+        value: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          const text = await read();
+          log.push(`read ${n}`);
+          return text;
+        },
+      });
       return answer;
     };
     const client = clientFor(tenant, { fetch: fetchInOrder });
