@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 
 export type { WebhookEndpoint } from '@boxoffice/contract';
+export { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
 
 const c = initContract();
 

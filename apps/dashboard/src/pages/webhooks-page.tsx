@@ -1,4 +1,8 @@
-import type { WebhookEndpoint, WebhookMessage } from '@boxoffice/dashboard-contract';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEndpoint,
+  type WebhookMessage,
+} from '@boxoffice/dashboard-contract';
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
 import { ConfirmDialog, Dialog } from '../components/dialog';
@@ -8,22 +12,8 @@ import { formatDateTime } from '../format';
 import { useAction } from '../use-action';
 import { useResource } from '../use-resource';
 
-/** The types an endpoint can subscribe to, grouped as organisers think of them. */
-const EVENT_TYPES = [
-  'event.created',
-  'event.updated',
-  'tier.created',
-  'tier.updated',
-  'order.created',
-  'order.updated',
-  'ticket.created',
-  'ticket.updated',
-  'attendee.created',
-  'attendee.updated',
-  'checkin.created',
-  'payout.created',
-  'payout.updated',
-] as const;
+/** The types an endpoint can subscribe to, in the API's order (by object, created then updated). */
+const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 type Subscription = WebhookEndpoint['events'][number];
 
 const loadEndpoints = async () => unwrap(await api.listWebhooks(), 200).data;
