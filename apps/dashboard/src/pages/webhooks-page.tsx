@@ -12,8 +12,6 @@ import { formatDateTime } from '../format';
 import { useAction } from '../use-action';
 import { useResource } from '../use-resource';
 
-/** The types an endpoint can subscribe to, in the API's order (by object, created then updated). */
-const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 type Subscription = WebhookEndpoint['events'][number];
 
 const loadEndpoints = async () => unwrap(await api.listWebhooks(), 200).data;
@@ -191,7 +189,7 @@ function EndpointForm({
             <label htmlFor={`${id}-all`}>All events, including types added later</label>
           </div>
           {!all &&
-            EVENT_TYPES.map((type) => (
+            WEBHOOK_EVENT_TYPES.map((type) => (
               <div className="checkbox" key={type}>
                 <input
                   type="checkbox"
@@ -200,7 +198,7 @@ function EndpointForm({
                   onChange={(event) =>
                     setTypes((current) =>
                       event.target.checked
-                        ? EVENT_TYPES.filter((t) => t === type || current.includes(t))
+                        ? WEBHOOK_EVENT_TYPES.filter((t) => t === type || current.includes(t))
                         : current.filter((t) => t !== type),
                     )
                   }
