@@ -39,9 +39,17 @@ async function podman(...args) {
   return stdout;
 }
 
-async function psql(sql, url = serverUrl) {
-  const { stdout } = await run('psql', [url.toString(), '-v', 'ON_ERROR_STOP=1', '-Atqc', sql]);
-  return stdout.trim();
+/** Runs one statement; it goes on psql's stdin, as a list of ids can outgrow an argument. */
+function psql(sql, url = serverUrl) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'psql',
+      [url.toString(), '-v', 'ON_ERROR_STOP=1', '-Atq', '-f', '-'],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout.trim())),
+    );
+    child.stdin.end(sql);
+  });
 }
 
 function freePort() {
