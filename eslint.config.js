@@ -24,6 +24,7 @@ const apiLayers = {
       { type: 'db', pattern: `${API}/db`, partialMatch: false },
       { type: 'module', pattern: `${API}/modules/*`, partialMatch: false, capture: ['name'] },
       { type: 'http', pattern: `${API}/http`, partialMatch: false },
+      { type: 'openapi', pattern: `${API}/openapi`, partialMatch: false },
     ],
     'boundaries/files': [
       { category: 'root', pattern: `${API}/{app,main,cli,bootstrap}.ts` },
@@ -41,7 +42,7 @@ const apiLayers = {
       {
         default: 'disallow',
         message:
-          '{{ from.element.type }} may not import {{ to.file.path }}: in apps/api/src, http → modules → db → core, and a module uses another through its service',
+          '{{ from.element.type }} may not import {{ to.file.path }}: in apps/api/src, http → modules → db → core (and http → openapi), and a module uses another through its service',
         policies: [
           // The composition roots wire everything together.
           { from: { element: { type: 'root' } }, allow: { to: { module: { origin: 'local' } } } },
@@ -74,8 +75,10 @@ const apiLayers = {
           },
           {
             from: { element: { type: 'http' } },
-            allow: { to: { element: { types: { anyOf: ['core', 'db', 'module'] } } } },
+            allow: { to: { element: { types: { anyOf: ['core', 'db', 'module', 'openapi'] } } } },
           },
+          // The OpenAPI document is built from the contract alone.
+          { from: { element: { type: 'openapi' } }, allow: { to: { element: { type: 'openapi' } } } },
           // The logger redacts the configuration's secrets.
           {
             from: { element: { type: 'http' } },
@@ -98,6 +101,9 @@ export default tseslint.config(
       // A user's program on the built SDK: `pnpm size` type-checks it (after the build) to weigh
       // the SDK's types; linting it before the build would see no types at all.
       'packages/sdk/type-weight/**',
+      // Programs on a client generated from the served OpenAPI document, which exists only while
+      // the document's test runs; the test type-checks them.
+      'apps/api/test/openapi/generated-client/**',
     ],
   },
   js.configs.recommended,

@@ -5,6 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@boxoffice/source'] } },
   test: {
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/response-check.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import pino from 'pino';
 import { inject } from 'vitest';
 import type { Scope } from '@boxoffice/contract';
@@ -10,6 +10,7 @@ import { entities } from '../src/modules/entities';
 import { createAttemptLimits, type AttemptLimits } from '../src/http/attempt-limit';
 import { answerProtocolErrors } from '../src/http/client-error';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
+import { checkedResponses } from './response-recorder';
 import { generateKey } from '../src/modules/api-keys/api-key.service';
 import type { Plan } from '../src/modules/organisations/organisation.entity';
 import { createOrganisation } from '../src/modules/organisations/organisation.service';
@@ -66,7 +67,7 @@ export async function startTestServer(
     trustProxy: options.trustProxy,
   });
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(checkedResponses(app)).listen(0, '127.0.0.1', () => resolve(s));
   });
   answerProtocolErrors(server);
   const { port } = server.address() as AddressInfo;

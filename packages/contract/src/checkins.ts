@@ -4,6 +4,7 @@ import {
   checkinWriteRoute,
   commonResponses,
   enumListParam,
+  exactlyOneOf,
   itemEnvelope,
   mutationResponses,
   PaginationQuerySchema,
@@ -50,35 +51,38 @@ export const CheckinSchema = z.object({
 });
 export type Checkin = z.infer<typeof CheckinSchema>;
 
-export const CheckinCreateSchema = z
-  .object({
-    /** The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`. */
-    ticket_id: z.string().min(1).max(80).optional(),
-    /** The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`. */
-    code: TextSchema.min(1).max(200).optional(),
-    /** The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted. */
-    event_id: z.string().min(1).max(80).optional(),
-    /** `entry` (the default) admits a valid ticket; `exit` lets a checked-in one out. */
-    direction: CheckinDirectionSchema.optional(),
-    /** The gate, 1–100 characters (trimmed). */
-    gate: TextSchema.trim().min(1).max(100).optional(),
-    /** The scanner, 1–100 characters (trimmed). */
-    device_id: TextSchema.trim().min(1).max(100).optional(),
-    /**
-     * When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the
-     * server receives it.
-     */
-    scanned_at: TimestampSchema.optional(),
-  })
-  .strict()
-  .superRefine((body, ctx) => {
-    if ((body.ticket_id === undefined) === (body.code === undefined)) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        message: 'exactly one of ticket_id or code is required',
-      });
-    }
-  });
+export const CheckinCreateSchema = exactlyOneOf(
+  z
+    .object({
+      /** The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`. */
+      ticket_id: z.string().min(1).max(80).optional(),
+      /** The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`. */
+      code: TextSchema.min(1).max(200).optional(),
+      /** The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted. */
+      event_id: z.string().min(1).max(80).optional(),
+      /** `entry` (the default) admits a valid ticket; `exit` lets a checked-in one out. */
+      direction: CheckinDirectionSchema.optional(),
+      /** The gate, 1–100 characters (trimmed). */
+      gate: TextSchema.trim().min(1).max(100).optional(),
+      /** The scanner, 1–100 characters (trimmed). */
+      device_id: TextSchema.trim().min(1).max(100).optional(),
+      /**
+       * When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the
+       * server receives it.
+       */
+      scanned_at: TimestampSchema.optional(),
+    })
+    .strict()
+    .superRefine((body, ctx) => {
+      if ((body.ticket_id === undefined) === (body.code === undefined)) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: 'exactly one of ticket_id or code is required',
+        });
+      }
+    }),
+  ['ticket_id', 'code'],
+);
 export type CheckinCreate = z.infer<typeof CheckinCreateSchema>;
 
 export const CheckinListQuerySchema = PaginationQuerySchema.extend({

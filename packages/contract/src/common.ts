@@ -3,8 +3,11 @@ import { z } from 'zod';
 /** Every failure answers with this body: `error` is always present; `code` is a stable machine-readable kind. */
 export const ErrorSchema = z
   .object({
+    /** What went wrong, for people: it names the field or object involved. */
     error: z.string(),
+    /** The kind of error, stable and meant for programs, e.g. `already_checked_in`. */
     code: z.string().optional(),
+    /** The request's id, on a 500: quote it when reporting the problem. */
     request_id: z.string().optional(),
   })
   .passthrough();
@@ -83,7 +86,7 @@ const CURSOR_EXAMPLE =
 
 export const listEnvelope = <T extends z.ZodTypeAny>(item: T) =>
   z.object({
-    data: z.array(item),
+    data: z.array(item).describe("This page's items, in the list's order."),
     total: z
       .number()
       .int()
@@ -96,7 +99,7 @@ export const listEnvelope = <T extends z.ZodTypeAny>(item: T) =>
       .int()
       .positive()
       .describe("This page's number; on a page reached with a cursor, its place in the walk."),
-    limit: z.number().int().positive(),
+    limit: z.number().int().positive().describe('The most items a page holds, as asked.'),
     next_cursor: Object.assign(
       z
         .string()
@@ -127,6 +130,7 @@ export const CurrencySchema = z
     }
   })
   .describe('ISO 4217 currency code, upper case');
+Object.assign(CurrencySchema, { metaOpenApi: { pattern: '^[A-Z]{3}$', example: 'GBP' } });
 
 /** The canonical IANA name of a time zone (`europe/berlin` → `Europe/Berlin`), or null. */
 const canonicalTimeZone = (value: string): string | null => {
@@ -153,6 +157,10 @@ export const TimeZoneSchema = z
     return canonical;
   })
   .describe('IANA time zone name');
+// Any case is taken (and stored canonical); a UTC offset such as `+01:00` is not a time zone.
+Object.assign(TimeZoneSchema, {
+  metaOpenApi: { pattern: '^[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*$', example: 'Europe/London' },
+});
 
 /** Minor units of a currency (cents): a non-negative integer, never a float; stored as int4. */
 export const MoneySchema = z.number().int().nonnegative().max(2_147_483_647);
@@ -303,7 +311,7 @@ export const enumListParam = <T extends string>(name: string, values: readonly [
         : { ok: false };
     },
     `One or more of ${values.join(', ')}, comma-separated`,
-    { type: 'string', example: values.slice(0, 2).join(',') },
+    { type: 'array', items: { type: 'string', enum: values }, minItems: 1 },
   );
 
 /** A boolean filter: `true` or `false`. */
@@ -332,6 +340,13 @@ export const textParam = (name: string, max = 200) =>
   );
 
 export const IdPathSchema = z.object({ id: z.string() });
+
+/**
+ * Marks an object of which exactly one of `fields` must be given (its refinement says so to zod):
+ * the OpenAPI document states it as a `oneOf`, for generated clients and validators.
+ */
+export const exactlyOneOf = <S extends z.ZodTypeAny>(schema: S, fields: readonly string[]): S =>
+  Object.assign(schema, { metaOpenApi: { 'x-exactly-one-of': fields } });
 
 /**
  * The two read routes of every resource: its list, with the filters of `query`, and one object by
@@ -366,6 +381,7 @@ export function readRoutes<
       responses: { 200: itemEnvelope(resource.item), 404: ErrorSchema },
       metadata: readRoute,
       summary: `Get ${resource.singular}`,
+      description: `${resource.singular[0]!.toUpperCase()}${resource.singular.slice(1)} by its id. An id of another organisation, or of another kind of object, is a 404.`,
     },
   } as const;
 }

@@ -114,14 +114,26 @@ export type WebhookEndpointUpdate = z.infer<typeof WebhookEndpointUpdateSchema>;
 export const WebhookEndpointListQuerySchema = PaginationQuerySchema.omit({ cursor: true });
 export type WebhookEndpointListQuery = z.input<typeof WebhookEndpointListQuerySchema>;
 
-export const DeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+export const DeletedSchema = z.object({
+  /** The id of the object deleted. */
+  id: z.string(),
+  /** Always `true`. */
+  deleted: z.literal(true),
+});
 
 /** What a receiver gets: one change of one object, as the API renders it. */
 export const WebhookEventSchema = z.object({
-  id: z.string().describe('The message id, also sent as `webhook-id`: the same on every retry'),
+  /** The message id, also sent as `webhook-id`: the same on every retry. */
+  id: z.string(),
+  /** The event type, e.g. `checkin.created`. */
   type: z.string(),
+  /** When the change was committed (ISO-8601, UTC). */
   created_at: TimestampSchema,
-  data: z.object({ object: z.record(z.unknown()) }),
+  /** What changed. */
+  data: z.object({
+    /** The object as the API renders it after the change. */
+    object: z.record(z.unknown()),
+  }),
 });
 
 export const webhookEndpointsContract = c.router(
@@ -132,10 +144,10 @@ export const webhookEndpointsContract = c.router(
       query: WebhookEndpointListQuerySchema,
       responses: {
         200: z.object({
-          data: z.array(WebhookEndpointSchema),
-          total: z.number().int().nonnegative(),
-          page: z.number().int().positive(),
-          limit: z.number().int().positive(),
+          data: z.array(WebhookEndpointSchema).describe("This page's endpoints, oldest first."),
+          total: z.number().int().nonnegative().describe('How many endpoints there are.'),
+          page: z.number().int().positive().describe("This page's number, from 1."),
+          limit: z.number().int().positive().describe('The most endpoints a page holds, as asked.'),
         }),
       },
       metadata: writeRoute,
@@ -149,6 +161,7 @@ export const webhookEndpointsContract = c.router(
       responses: { 200: itemEnvelope(WebhookEndpointSchema), 404: ErrorSchema },
       metadata: writeRoute,
       summary: 'Get a webhook endpoint',
+      description: 'A webhook endpoint by its id; one of another organisation is a 404.',
     },
     create: {
       method: 'POST',

@@ -1,78 +1,60 @@
 import { createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
-import { API_BASE_PATH, contract } from '@boxoffice/contract';
+import type { Request, RequestHandler } from 'express';
+import { API_BASE_PATH } from '@boxoffice/contract';
+import { buildOpenApiDocument, SERVER_URL_PLACEHOLDER } from '../openapi/document';
 
-type Json = Record<string, unknown>;
-
-/** OpenAPI 3.0's `nullable: true` becomes a 3.1 type union with "null". */
-function toOpenApi31(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toOpenApi31);
-  if (!node || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node as Json)) out[key] = toOpenApi31(value);
-  const nullable = out.nullable === true;
-  delete out.nullable;
-  if (nullable) {
-    if (typeof out.type === 'string') out.type = [out.type, 'null'];
-    else if (!out.type) return { anyOf: [out, { type: 'null' }] };
-  }
-  return out;
+interface Built {
+  /** The serialised document around its server URL. */
+  before: Buffer;
+  after: Buffer;
+  /** The hash of both, which each answer's ETag extends with its server URL. */
+  digest: string;
 }
 
+/** A `Host` that is a host name or address, with an optional port: anything else is not echoed. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 /**
- * The OpenAPI 3.1 document of the public API, generated from the contract. The generator is
- * loaded here, on first use, not when the server starts.
+ * The API's absolute URL for the host the client asked (a generated client in Node cannot use a
+ * relative one), with the protocol Express sees (`X-Forwarded-Proto` when proxies are trusted).
+ * An unusual `Host` gets the relative base path instead of being written into the document.
  */
-export async function buildOpenApiDocument(version: string): Promise<Json> {
-  const { generateOpenApi } = await import('@ts-rest/open-api');
-  const document = generateOpenApi(
-    contract,
-    {
-      info: {
-        title: 'Boxoffice API',
-        version,
-        description:
-          'The Boxoffice public API v1. Authenticate with `Authorization: Bearer bxo_live_…` (keys are made in the dashboard under Settings → API keys; the organisation needs the Pro plan). Reads: 60 per minute per key; writes: 10 per minute.',
-      },
-      servers: [{ url: API_BASE_PATH }],
-      components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'bxo_live_…' } },
-      },
-      security: [{ bearer: [] }],
-    },
-    { setOperationId: 'concatenated-path' },
-  ) as unknown as Json;
-  return { ...(toOpenApi31(document) as Json), openapi: '3.1.0' };
-}
-
-interface Served {
-  body: Buffer;
-  etag: string;
+function serverUrl(req: Request): string {
+  const host = req.get('host');
+  return host && PLAIN_HOST.test(host)
+    ? `${req.protocol}://${host}${API_BASE_PATH}`
+    : API_BASE_PATH;
 }
 
 /**
- * `GET /openapi.json` from one buffer, generated and serialised once, on the first request (not
- * at start: the generator and the document cost start-up time every instance would pay): the
- * document is large, and serialising it per request let a client that asks for it many times
- * cheaply cost the server a lot. An `ETag` lets clients revalidate without downloading it again.
+ * `GET /openapi.json`, generated and serialised once, on the first request (not at start: the
+ * generator and the document cost start-up time every instance would pay), then answered from
+ * buffers: only the server URL differs between answers. An `ETag` lets clients revalidate
+ * without downloading it again.
  */
 export function openApiEndpoint(version: string): RequestHandler {
-  let served: Promise<Served> | undefined;
-  const serve = (): Promise<Served> => {
-    if (!served) {
-      served = buildOpenApiDocument(version).then((document) => {
-        const body = Buffer.from(JSON.stringify(document));
-        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-        return { body, etag };
+  let built: Promise<Built> | undefined;
+  const build = (): Promise<Built> => {
+    if (!built) {
+      built = buildOpenApiDocument(version).then((document) => {
+        const parts = JSON.stringify(document).split(SERVER_URL_PLACEHOLDER);
+        const [before, after] = parts;
+        if (parts.length !== 2 || before === undefined || after === undefined) {
+          throw new Error('the OpenAPI document must hold its server URL placeholder once');
+        }
+        const digest = createHash('sha256').update(before).update(after).digest('base64url');
+        return { before: Buffer.from(before), after: Buffer.from(after), digest };
       });
       // A failed generation is tried again by the next request.
-      served.catch(() => (served = undefined));
+      built.catch(() => (built = undefined));
     }
-    return served;
+    return built;
   };
   return async (req, res) => {
-    const { body, etag } = await serve();
-    res.set({ ETag: etag, 'Cache-Control': 'no-cache' });
+    const { before, after, digest } = await build();
+    const url = serverUrl(req);
+    const etag = `"${createHash('sha256').update(digest).update(url).digest('base64url').slice(0, 27)}"`;
+    res.set({ ETag: etag, 'Cache-Control': 'no-cache', Vary: 'Host' });
     const tags = req.get('if-none-match');
     if (
       tags &&
@@ -81,6 +63,9 @@ export function openApiEndpoint(version: string): RequestHandler {
       res.status(304).end();
       return;
     }
-    res.type('application/json; charset=utf-8').send(body);
+    // The URL is plain (PLAIN_HOST), so it needs no escaping inside its JSON string.
+    res
+      .type('application/json; charset=utf-8')
+      .send(Buffer.concat([before, Buffer.from(url), after]));
   };
 }

@@ -1,0 +1,130 @@
+// Writes src/openapi/field-docs.ts: the JSDoc written on each field of the contract's schemas, by
+// schema and field, for the OpenAPI document. zod keeps no comments at run time, and the contract's
+// JSDoc is the one place a field is described (the SDK's types carry the same text).
+//
+//   pnpm --filter @boxoffice/api run generate:field-docs   (writes the file)
+//   node scripts/generate-field-docs.mjs --check            (fails if the file is out of date)
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const api = resolve(here, '..');
+const contractSrc = resolve(api, '../../packages/contract/src');
+const target = join(api, 'src/openapi/field-docs.ts');
+const require = createRequire(import.meta.url);
+const ts = require('typescript');
+
+/** Every exported `…Schema` of the contract whose fields are documented. */
+function schemaNames() {
+  const names = new Set();
+  for (const file of ['index.ts']) {
+    const text = readFileSync(join(contractSrc, file), 'utf8');
+    for (const match of text.matchAll(/export \* from '\.\/([a-z-]+)'/g)) {
+      const module = readFileSync(join(contractSrc, `${match[1]}.ts`), 'utf8');
+      for (const m of module.matchAll(/export const ([A-Za-z]+Schema)\b/g)) names.add(m[1]);
+    }
+  }
+  return [...names].sort();
+}
+
+function generate() {
+  const names = schemaNames();
+  const entry = join(contractSrc, '__field_docs__.ts');
+  const source = [
+    "import type { z } from 'zod';",
+    "import type * as C from './index';",
+    ...names.map(
+      (name) =>
+        `export type ${name} = z.${/Create|Update|Query/.test(name) ? 'input' : 'output'}<typeof C.${name}>;`,
+    ),
+  ].join('\n');
+  const options = {
+    target: ts.ScriptTarget.ES2023,
+    module: ts.ModuleKind.Preserve,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version) =>
+    resolve(name) === entry
+      ? ts.createSourceFile(name, source, version)
+      : getSourceFile(name, version);
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => resolve(name) === entry || fileExists(name);
+  const program = ts.createProgram([entry], options, host);
+  const checker = program.getTypeChecker();
+  const file = program.getSourceFile(entry);
+
+  // An intersection too: a `passthrough()` object is its fields and an index signature.
+  const isObjectLiteral = (type) =>
+    (type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) !== 0 &&
+    !checker.isArrayType(type) &&
+    type.getCallSignatures().length === 0 &&
+    type.symbol?.name !== 'Date' &&
+    type.getProperties().length > 0;
+
+  /** The object types a field's type holds: itself, an array's elements, a union's members. */
+  const objectsIn = (type) => {
+    if (type.isUnion()) return type.types.flatMap(objectsIn);
+    if (checker.isArrayType(type)) return objectsIn(checker.getTypeArguments(type)[0]);
+    return isObjectLiteral(type) ? [type] : [];
+  };
+
+  /** `field` or `field.nested` (arrays are passed through) → its JSDoc text. */
+  const collect = (type, prefix, out, depth = 0) => {
+    for (const property of type.getProperties()) {
+      const path = `${prefix}${property.name}`;
+      // JSDoc lines are wrapped for the source; a description flows as one paragraph.
+      const text = ts
+        .displayPartsToString(property.getDocumentationComment(checker))
+        .trim()
+        .replace(/(?<!\n)\n(?!\n)/g, ' ');
+      if (text) out[path] = text;
+      if (depth < 3) {
+        for (const inner of objectsIn(checker.getTypeOfSymbol(property))) {
+          collect(inner, `${path}.`, out, depth + 1);
+        }
+      }
+    }
+    return out;
+  };
+
+  const docs = {};
+  for (const statement of file.statements) {
+    if (!ts.isTypeAliasDeclaration(statement)) continue;
+    const type = checker.getTypeAtLocation(statement.name);
+    const objects = objectsIn(type);
+    if (objects.length !== 1) continue;
+    const fields = collect(objects[0], '', {});
+    if (Object.keys(fields).length > 0) docs[statement.name.text] = fields;
+  }
+  return `// Generated from @boxoffice/contract by scripts/generate-field-docs.mjs: do not edit, run
+// \`pnpm --filter @boxoffice/api run generate:field-docs\` after changing the contract.
+
+/** The contract's JSDoc by schema (its export name) and field (\`a.b\` for a nested one). */
+export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>>>> = ${JSON.stringify(docs)};
+`;
+}
+
+const prettier = await import('prettier');
+const config = (await prettier.resolveConfig(target)) ?? {};
+const text = await prettier.format(generate(), { ...config, filepath: target });
+if (process.argv.includes('--check')) {
+  const current = readFileSync(target, 'utf8');
+  if (current !== text) {
+    console.error(
+      'src/openapi/field-docs.ts is out of date with the contract: run `pnpm --filter @boxoffice/api run generate:field-docs`.',
+    );
+    process.exit(1);
+  }
+  console.log('src/openapi/field-docs.ts matches the contract.');
+} else {
+  writeFileSync(target, text);
+  console.log(`wrote ${target}`);
+}

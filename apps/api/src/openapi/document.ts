@@ -1,0 +1,564 @@
+import type { AppRoute, AppRouter } from '@ts-rest/core';
+import { generateSchema } from '@anatine/zod-openapi';
+import * as schemas from '@boxoffice/contract';
+import { contract } from '@boxoffice/contract';
+import type { ZodTypeAny } from 'zod';
+import { errorCodesOf, ERROR_CODES, type OperationFacts } from './error-codes';
+import {
+  errorExamples,
+  operationExamples,
+  type OperationExample,
+  type OperationKey,
+} from './examples';
+import { FIELD_DOCS } from './field-docs';
+import { codeSamples, referenceGuides } from './guides';
+
+type Json = Record<string, unknown>;
+
+/** Stands for the absolute server URL, filled in per request by the endpoint. */
+export const SERVER_URL_PLACEHOLDER = '{{server_url}}';
+
+const isZod = (value: unknown): value is ZodTypeAny =>
+  typeof value === 'object' && value !== null && '_def' in value && 'safeParse' in value;
+
+const REASONS: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  402: 'Payment required',
+  403: 'Forbidden',
+  404: 'Not found',
+  408: 'Request timeout',
+  409: 'Conflict',
+  413: 'Content too large',
+  417: 'Expectation failed',
+  422: 'Unprocessable content',
+  429: 'Too many requests',
+  431: 'Request header fields too large',
+  500: 'Internal server error',
+  503: 'Service unavailable',
+};
+
+/** Statuses the HTTP layer answers before a route is chosen: any operation can get them. */
+const PROTOCOL_STATUSES = [408, 417, 431];
+
+// ---------------------------------------------------------------------------
+// Named schemas: every schema the contract exports under a name, plus one list envelope per list,
+// become components; the same schema written out inline is replaced by a reference to it.
+
+interface Component {
+  name: string;
+  /** The contract's export, for its fields' JSDoc. */
+  exportName?: string;
+  schema: Json;
+}
+
+/** Exports that are building blocks of parameters, not types a client names. */
+const UNNAMED =
+  /^(Timestamp|Date|Currency|TimeZone|Money|Text|IdPath|PaginationQuery)Schema$|ListQuerySchema$/;
+
+/** A JSON value with its object keys sorted: equal schemas give equal keys. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Json).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : inner,
+  );
+
+const routesOf = (router: AppRouter, prefix = ''): Array<[string, AppRoute]> =>
+  Object.entries(router).flatMap(([key, value]) =>
+    'method' in value
+      ? [[`${prefix}${key}`, value as AppRoute] as [string, AppRoute]]
+      : routesOf(value as AppRouter, `${prefix}${key}.`),
+  );
+
+/** `webhookEndpoints` → `WebhookEndpoint`. */
+const itemName = (router: string) => `${router[0]!.toUpperCase()}${router.slice(1, -1)}`;
+
+function components(): Component[] {
+  const found: Component[] = [];
+  const add = (name: string, zod: ZodTypeAny, output: boolean, exportName?: string) => {
+    if (found.some((component) => component.name === name)) return;
+    found.push({ name, exportName, schema: generateSchema(zod, output) as Json });
+  };
+  // List envelopes first: a list's schema is matched before the item inside it.
+  for (const [key, route] of routesOf(contract)) {
+    if (route.method === 'GET' && !route.path.endsWith('/:id')) {
+      add(`${itemName(key.split('.')[0]!)}List`, route.responses[200] as ZodTypeAny, true);
+    }
+  }
+  for (const [exportName, value] of Object.entries(schemas)) {
+    if (!exportName.endsWith('Schema') || UNNAMED.test(exportName) || !isZod(value)) continue;
+    // Request bodies are documented as sent, responses as received.
+    const input = /Create|Update/.test(exportName);
+    add(exportName.slice(0, -'Schema'.length), value, !input, exportName);
+  }
+  return found;
+}
+
+/** Replaces each inline copy of a component with a reference, outermost first. */
+function referTo(node: unknown, byShape: Map<string, string>, root = true): unknown {
+  if (Array.isArray(node)) return node.map((inner) => referTo(inner, byShape, false));
+  if (!node || typeof node !== 'object') return node;
+  const name = root ? undefined : byShape.get(canonical(node));
+  if (name) return { $ref: `#/components/schemas/${name}` };
+  return Object.fromEntries(
+    Object.entries(node as Json).map(([key, inner]) => [key, referTo(inner, byShape, false)]),
+  );
+}
+
+/** Sets each property's description from the contract's JSDoc (`a.b` for nested fields). */
+function describeFields(schema: Json, docs: Readonly<Record<string, string>>, prefix = ''): void {
+  const properties = schema.properties as Record<string, Json> | undefined;
+  for (const [field, property] of Object.entries(properties ?? {})) {
+    const doc = docs[`${prefix}${field}`];
+    if (doc && !property.$ref) property.description = doc;
+    const nested = (property.items as Json | undefined) ?? property;
+    if (nested.properties) describeFields(nested, docs, `${prefix}${field}.`);
+  }
+}
+
+/**
+ * `x-exactly-one-of: [a, b]` on an object (the contract's refinement, which zod cannot show) becomes
+ * a `oneOf` of one variant per field: that field required, the others absent.
+ */
+function exactlyOneOf(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(exactlyOneOf);
+  if (!node || typeof node !== 'object') return node;
+  const out = Object.fromEntries(
+    Object.entries(node as Json).map(([key, inner]) => [key, exactlyOneOf(inner)]),
+  );
+  const fields = out['x-exactly-one-of'] as string[] | undefined;
+  if (!fields) return out;
+  delete out['x-exactly-one-of'];
+  // The variants say which fields are allowed: one `additionalProperties` beside them would refuse all.
+  const {
+    properties,
+    required = [],
+    additionalProperties: _closed,
+    ...rest
+  } = out as Json & {
+    required?: string[];
+  };
+  return {
+    ...rest,
+    oneOf: fields.map((field) => ({
+      type: 'object',
+      properties: {
+        ...(properties as Json),
+        ...Object.fromEntries(
+          fields.filter((other) => other !== field).map((other) => [other, false]),
+        ),
+      },
+      required: [...required, field],
+      additionalProperties: false,
+    })),
+  };
+}
+
+/** OpenAPI 3.0's `nullable: true` becomes a 3.1 type union with "null". */
+function toOpenApi31(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toOpenApi31);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) out[key] = toOpenApi31(value);
+  // 3.1's `exclusiveMinimum` is a number; beside it, anatine's `minimum` says less and mixes styles.
+  if (typeof out.exclusiveMinimum === 'number' && typeof out.minimum === 'number') {
+    if (out.exclusiveMinimum >= out.minimum) delete out.minimum;
+  }
+  const nullable = out.nullable === true;
+  delete out.nullable;
+  if (nullable) {
+    if (typeof out.type === 'string') out.type = [out.type, 'null'];
+    // An empty schema (zod's `unknown`) already takes null.
+    else if (Object.keys(out).length > 0 && !out.type) return { anyOf: [out, { type: 'null' }] };
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Headers and parameters every operation shares.
+
+const header = (description: string, schema: Json, example?: unknown): Json => ({
+  description,
+  schema: example === undefined ? schema : { ...schema, example },
+});
+
+const HEADERS: Record<string, Json> = {
+  RequestId: header(
+    "The request's id: the caller's own `X-Request-Id`, or a generated `req_…`. Quote it when reporting a problem.",
+    { type: 'string' },
+    'req_3f1c9a0b7e2d4c5f8a6b1e0d9c7f2a4b',
+  ),
+  RateLimitLimit: header(
+    'Requests the key may make in the current window.',
+    { type: 'integer' },
+    60,
+  ),
+  RateLimitRemaining: header('Requests left in the current window.', { type: 'integer' }, 59),
+  RateLimitReset: header('Seconds until the window resets.', { type: 'integer' }, 60),
+  RetryAfter: header('Seconds to wait before trying again.', { type: 'integer' }, 5),
+  IdempotentReplayed: header(
+    '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`; the operation did not run again.',
+    { type: 'string', enum: ['true'] },
+  ),
+  Link: header(
+    'The next page, as `<url>; rel="next"` (the same URL with `cursor`); absent on the last page.',
+    { type: 'string' },
+    '</api/v1/events?limit=20&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"',
+  ),
+};
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const PARAMETERS: Record<string, Json> = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Any unique string of 1–255 characters (a UUID). The first answer (a 2xx, 404 or 422) is kept for 24 hours per key: a retry with the same key and body gets it back with `Idempotent-Replayed: true` instead of the operation running twice; the same key with another body is a 422.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    example: '5f0c7a52-9d6e-4e7b-8a43-1f2b3c4d5e6f',
+  },
+  RequestId: {
+    name: 'X-Request-Id',
+    in: 'header',
+    required: false,
+    description:
+      'Your own id for the request (1–128 letters, digits and `._:@/+=-`), echoed in the answer and the logs.',
+    schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:@/+=-]+$' },
+  },
+};
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+// ---------------------------------------------------------------------------
+// Responses.
+
+function errorDescription(status: number, codes: string[]): string {
+  const lines = codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code]!.when}`);
+  return [`${REASONS[status] ?? 'Error'}. \`code\` is one of:`, '', ...lines].join('\n');
+}
+
+function errorHeaders(status: number, operation: OperationFacts): Json {
+  const headers: Json = { 'X-Request-Id': headerRef('RequestId') };
+  if (![401, ...PROTOCOL_STATUSES, 500].includes(status)) {
+    headers['X-RateLimit-Limit'] = headerRef('RateLimitLimit');
+    headers['X-RateLimit-Remaining'] = headerRef('RateLimitRemaining');
+    headers['X-RateLimit-Reset'] = headerRef('RateLimitReset');
+  }
+  if ([409, 429, 503].includes(status)) headers['Retry-After'] = headerRef('RetryAfter');
+  if (operation.method === 'POST' && [404, 422].includes(status)) {
+    headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
+  }
+  return headers;
+}
+
+function errorResponse(status: number, codes: string[], operation: OperationFacts): Json {
+  const examples = Object.fromEntries(
+    codes.flatMap((code) => {
+      const example = errorExamples[code];
+      return example ? [[code, { summary: code, value: example.body }]] : [];
+    }),
+  );
+  return {
+    description: errorDescription(status, codes),
+    headers: errorHeaders(status, operation),
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            { $ref: '#/components/schemas/Error' },
+            {
+              type: 'object',
+              properties: { code: { type: 'string', enum: codes } },
+              required: ['code'],
+            },
+          ],
+        },
+        ...(Object.keys(examples).length > 0 && { examples }),
+      },
+    },
+  };
+}
+
+function successDescription(key: string, route: AppRoute, status: number): string {
+  const noun = key.split('.')[0]!;
+  if (route.method === 'GET' && !route.path.endsWith('/:id')) {
+    return `A page of ${noun}: \`data\`, with \`next_cursor\` for the next page.`;
+  }
+  if (status === 201) return 'Created. The answer is the new object.';
+  if (route.method === 'PATCH') return 'Updated. The answer is the object as it is now.';
+  if (route.method === 'DELETE') return 'Deleted.';
+  return 'The object.';
+}
+
+/**
+ * One security scheme per scope: all three are the same bearer API key, and the scheme an
+ * operation names says which scope that key needs (OpenAPI lists scopes only for OAuth).
+ */
+const SCOPE_SCHEMES: Record<string, string> = {
+  read: 'readKey',
+  write: 'writeKey',
+  'checkins:write': 'checkinsWriteKey',
+};
+
+const SCOPE_TEXT: Record<string, string> = {
+  read: 'Needs the `read` scope; counts against the read rate limit.',
+  write: 'Needs the `write` scope; counts against the write rate limit.',
+  'checkins:write': 'Needs the `checkins:write` scope; counts against the write rate limit.',
+};
+
+function operationFacts(key: string, route: AppRoute): OperationFacts {
+  const query = route.query as { shape?: Record<string, unknown> } | null | undefined;
+  return {
+    key,
+    method: route.method as OperationFacts['method'],
+    hasBody: route.method === 'POST' || route.method === 'PATCH',
+    hasCursor: Boolean(query?.shape && 'cursor' in query.shape),
+    hasId: route.path.endsWith('/:id'),
+  };
+}
+
+/** Rewrites one generated operation with what the contract's zod schemas cannot say. */
+function complete(key: string, route: AppRoute, generated: Json, idDocs: Json): Json {
+  const operation = operationFacts(key, route);
+  const scope = (route.metadata as { scope: string }).scope;
+  const responses: Json = {};
+  const generatedResponses = generated.responses as Record<string, Json>;
+  for (const [statusText, response] of Object.entries(generatedResponses)) {
+    const status = Number(statusText);
+    if (status >= 300) continue;
+    const headers: Json = {
+      'X-Request-Id': headerRef('RequestId'),
+      'X-RateLimit-Limit': headerRef('RateLimitLimit'),
+      'X-RateLimit-Remaining': headerRef('RateLimitRemaining'),
+      'X-RateLimit-Reset': headerRef('RateLimitReset'),
+    };
+    if (operation.method === 'POST')
+      headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
+    if (operation.hasCursor) headers.Link = headerRef('Link');
+    const example = operationExamples[key as OperationKey] as OperationExample | undefined;
+    const media = (response.content as Record<string, Json>)['application/json']!;
+    responses[statusText] = {
+      description: successDescription(key, route, status),
+      headers,
+      content: {
+        'application/json': { ...media, ...(example && { example: example.response }) },
+      },
+    };
+  }
+  for (const [status, codes] of errorCodesOf(operation)) {
+    const shared =
+      PROTOCOL_STATUSES.includes(status) || [401, 402, 403, 429, 500, 503].includes(status);
+    responses[String(status)] = shared
+      ? { $ref: `#/components/responses/${sharedResponseName(status)}` }
+      : errorResponse(status, codes, operation);
+  }
+
+  const parameters = ((generated.parameters as Json[] | undefined) ?? []).map((parameter) => {
+    if (parameter.in === 'path' && parameter.name === 'id') {
+      return { ...parameter, description: idDocs[key.split('.')[0]!] ?? 'The object’s id.' };
+    }
+    const schema = parameter.schema as Json;
+    // A list of values travels comma-separated (`status=draft,published`).
+    return schema.type === 'array' ? { ...parameter, style: 'form', explode: false } : parameter;
+  });
+  if (operation.method === 'POST') parameters.push(parameterRef('IdempotencyKey'));
+  parameters.push(parameterRef('RequestId'));
+
+  const out: Json = {
+    ...generated,
+    description: [route.description, SCOPE_TEXT[scope]].filter(Boolean).join('\n\n'),
+    parameters,
+    responses,
+    security: [{ [SCOPE_SCHEMES[scope]!]: [] }],
+    'x-codeSamples': codeSamples(key),
+  };
+  if (generated.requestBody) {
+    const body = generated.requestBody as { content: Record<string, Json> };
+    const example = operationExamples[key as OperationKey] as OperationExample | undefined;
+    const examples = example?.requests;
+    out.requestBody = {
+      required: true,
+      description: 'A JSON object.',
+      content: {
+        'application/json': {
+          ...body.content['application/json'],
+          ...(examples && { examples }),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+const SHARED_NAMES: Record<number, string> = {
+  401: 'Unauthorized',
+  402: 'PlanRequired',
+  403: 'MissingScope',
+  408: 'RequestTimeout',
+  417: 'ExpectationFailed',
+  429: 'RateLimited',
+  431: 'HeadersTooLarge',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+};
+const sharedResponseName = (status: number) => SHARED_NAMES[status]!;
+
+/** The responses every operation shares: their codes are the same wherever they occur. */
+function sharedResponses(): Json {
+  const any: OperationFacts = {
+    key: '',
+    method: 'GET',
+    hasBody: false,
+    hasCursor: false,
+    hasId: false,
+  };
+  const codes = errorCodesOf(any);
+  return Object.fromEntries(
+    Object.entries(SHARED_NAMES).map(([status, name]) => [
+      name,
+      errorResponse(Number(status), codes.get(Number(status))!, any),
+    ]),
+  );
+}
+
+// ---------------------------------------------------------------------------
+
+/**
+ * The OpenAPI 3.1 document of the public API, generated from the contract, with what zod cannot
+ * carry added: named schemas with the contract's field descriptions, headers, error codes per
+ * operation and status, scopes, examples and the guides of docs/api.md. Its server URL is
+ * `SERVER_URL_PLACEHOLDER`, for the endpoint to fill in. The generator is loaded here, on first
+ * use, not when the server starts.
+ */
+export async function buildOpenApiDocument(version: string): Promise<Json> {
+  const { generateOpenApi } = await import('@ts-rest/open-api');
+  const routes = new Map(routesOf(contract));
+  const named = components();
+  const byShape = new Map(named.map((component) => [canonical(component.schema), component.name]));
+
+  const guides = referenceGuides();
+  const generated = generateOpenApi(
+    contract,
+    {
+      info: {
+        title: 'Boxoffice API',
+        version,
+        description: guides.description,
+        contact: { name: 'Boxoffice developer support', url: 'https://boxoffice.example/support' },
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
+      servers: [{ url: SERVER_URL_PLACEHOLDER, description: 'This server' }],
+      tags: guides.tags,
+    },
+    { setOperationId: 'concatenated-path' },
+  ) as unknown as Json;
+
+  const idDocs: Json = {};
+  for (const key of routes.keys()) {
+    const router = key.split('.')[0]!;
+    const doc = FIELD_DOCS[`${itemName(router)}Schema`]?.id;
+    if (doc) idDocs[router] = doc;
+  }
+
+  const paths: Json = {};
+  for (const [path, item] of Object.entries(generated.paths as Record<string, Json>)) {
+    paths[path] = Object.fromEntries(
+      Object.entries(item).map(([method, operation]) => {
+        const key = (operation as Json).operationId as string;
+        return [method, complete(key, routes.get(key)!, operation as Json, idDocs)];
+      }),
+    );
+  }
+
+  const componentSchemas: Json = {};
+  for (const component of named) {
+    const schema = referTo(component.schema, byShape) as Json;
+    const docs = component.exportName ? FIELD_DOCS[component.exportName] : undefined;
+    if (docs) describeFields(schema, docs);
+    componentSchemas[component.name] = schema;
+  }
+
+  const document: Json = {
+    ...generated,
+    openapi: '3.1.0',
+    paths: referTo(paths, byShape),
+    components: {
+      schemas: componentSchemas,
+      responses: sharedResponses(),
+      parameters: PARAMETERS,
+      headers: HEADERS,
+      securitySchemes: {
+        ...Object.fromEntries(
+          Object.entries(SCOPE_SCHEMES).map(([scope, scheme]) => [
+            scheme,
+            {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'bxo_live_…',
+              description: `An API key with the \`${scope}\` scope: \`Authorization: Bearer bxo_live_…\`. Keys are made in the dashboard (Settings → API keys) for an organisation on the Pro plan; one key may hold several scopes.`,
+            },
+          ]),
+        ),
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'webhook-signature',
+          description:
+            'How a webhook receiver knows the message is ours: the Standard Webhooks signature, `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` keyed with the endpoint\'s `whsec_…` secret. `webhooks.unwrap()` in the SDK (or any Standard Webhooks library) checks it.',
+        },
+      },
+    },
+    webhooks: webhookPayloads(),
+  };
+  return toOpenApi31(exactlyOneOf(document)) as Json;
+}
+
+/** What a webhook endpoint receives for each event type (`checkin.created` → a `Checkin`). */
+function webhookPayloads(): Json {
+  const types = schemas.WEBHOOK_EVENT_TYPES as readonly string[];
+  return Object.fromEntries(
+    types.map((type) => {
+      const object = `${type.split('.')[0]![0]!.toUpperCase()}${type.split('.')[0]!.slice(1)}`;
+      return [
+        type,
+        {
+          post: {
+            operationId: `webhooks.${type}`,
+            security: [{ webhookSignature: [] }],
+            summary: `\`${type}\``,
+            description: `Sent to the endpoints subscribed to \`${type}\` (or \`*\`), signed with the endpoint's secret (Standard Webhooks: \`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`). \`data.object\` is the ${object.toLowerCase()} as the API renders it after the change.`,
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    allOf: [
+                      { $ref: '#/components/schemas/WebhookEvent' },
+                      {
+                        type: 'object',
+                        properties: {
+                          type: { type: 'string', enum: [type] },
+                          data: {
+                            type: 'object',
+                            properties: { object: { $ref: `#/components/schemas/${object}` } },
+                          },
+                        },
+                      },
+                    ],
+                  },
+                },
+              },
+            },
+            responses: {
+              '200': {
+                description:
+                  'Any 2xx acknowledges the message; anything else, or no answer within 10 s, is retried (with backoff, for about three days).',
+              },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}

@@ -1,0 +1,652 @@
+import type {
+  Attendee,
+  Checkin,
+  CheckinCreate,
+  Contract,
+  Event,
+  EventCreate,
+  EventUpdate,
+  Order,
+  Payout,
+  Ticket,
+  Tier,
+  TierCreate,
+  TierUpdate,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate,
+  WebhookEndpointWithSecret,
+} from '@boxoffice/contract';
+
+// Examples for the OpenAPI document. They describe one small world, so that a reader can follow an
+// id from one operation to the next: one organisation's festival in Bristol, its two ticket tiers,
+// an order of two tickets, their attendees, one of them scanned in at the door, a payout and two
+// webhook endpoints. Ids are made as the server makes them (the first 8 characters after the prefix
+// are the creation time in milliseconds), and every read shows the world at one moment: the
+// festival's afternoon, half an hour after the doors opened. A create or update answers with the
+// object as it was at that write, so it may be an earlier version of what the reads show.
+
+/** A request body, named in the operation's `requests` as in an OpenAPI `examples` map. */
+export interface RequestExample {
+  /** One line on what the request does. */
+  summary: string;
+  /** The JSON body as a client sends it. */
+  value: unknown;
+}
+
+/**
+ * The example of one operation. `requests` holds the request bodies by name, as an OpenAPI
+ * `examples` map: one for most writes, several where a route takes different shapes
+ * (`checkins.create` by `ticket_id` or by `code`). Reads and `DELETE`, which take no body, have
+ * none. `response` is the success body (the 200 or 201), the answer to each of `requests`.
+ */
+export interface OperationExample {
+  /** What the example shows, e.g. the filters of a list. */
+  summary?: string;
+  requests?: Readonly<Record<string, RequestExample>>;
+  response: unknown;
+}
+
+/** An operation of the contract, `<router>.<route>`: `events.list`, `webhookEndpoints.delete`. */
+export type OperationKey = {
+  [R in keyof Contract]: `${R}.${Extract<keyof Contract[R], string>}`;
+}[keyof Contract];
+
+/** A failure as the server answers it: the status and the `{ error, code }` body. */
+export interface ErrorExample {
+  status: number;
+  body: {
+    error: string;
+    code: string;
+    /** Validation failures only: one entry per problem, the first of which is `error`. */
+    details?: readonly { field: string; message: string }[];
+    /** 500s only: the id to quote when reporting the problem. */
+    request_id?: string;
+  };
+}
+
+// ---------------------------------------------------------------------------
+// The world's ids and moments.
+
+const EVENT_ID = 'evt_0VBkyNxoE0MOYTHvx6bk342X';
+const GENERAL_TIER_ID = 'tier_0VBkznGoKYS1gLP9l3pNYKpy';
+const DECK_TIER_ID = 'tier_0VBl0Ci0o1aTJaQbgUqPUe8m';
+const ORDER_ID = 'ord_0VJcaviD05z2c3SumECyXP8u';
+const PRIYA_TICKET_ID = 'tkt_0VJcaviDUprZG4dIYCHg4rvs';
+const TOM_TICKET_ID = 'tkt_0VJcaviDntJa8nmFkt0jPgEj';
+const PRIYA_ATTENDEE_ID = 'att_0VJcaviD13UKU6wxwrnzs6Ku';
+const TOM_ATTENDEE_ID = 'att_0VJcaviDEs66QTCmDu1UbvtL';
+const CHECKIN_ID = 'chk_0VPj23GBMDBQmEE1exffk07I';
+const PAYOUT_ID = 'po_0VO5BspKuiYndvQRTcsImjXS';
+/** The door scanners' API key, with the `read` and `checkins:write` scopes. */
+const DOOR_KEY_ID = 'key_0VOzEnpqRiSM7oiXng3bojIJ';
+const CRM_ENDPOINT_ID = 'we_0VGCKMNgbnXyJxrbUjeFuGRt';
+const DOOR_ENDPOINT_ID = 'we_0VPYGFbpEyG5rJRzwRIJQc5L';
+
+const EVENT_CREATED_AT = '2026-02-20T09:14:27.512Z';
+const EVENT_PUBLISHED_AT = '2026-03-02T10:00:12.806Z';
+const ORDER_PLACED_AT = '2026-05-14T18:42:09.337Z';
+/** When the first of the order's tickets was scanned in: the check-in's receipt. */
+const ADMITTED_AT = '2026-07-18T12:00:48.215Z';
+/** Every list below was served at 13:30:04.611Z; a walk's checkpoint is that less 60 s. */
+const SYNC_CHECKPOINT = '2026-07-18T13:29:04.611Z';
+
+const CRM_EVENTS = [
+  'order.created',
+  'order.updated',
+  'attendee.created',
+  'attendee.updated',
+] as const satisfies WebhookEndpoint['events'];
+
+// ---------------------------------------------------------------------------
+// The objects, as the reads show them.
+
+const event: Event = {
+  id: EVENT_ID,
+  name: 'Harbour Lights Festival',
+  description:
+    'A day of live music, street food and lantern-lit boats on the harbour, ending with the lantern parade at dusk.',
+  venue: 'Harbourside Amphitheatre, Bristol',
+  timezone: 'Europe/London',
+  // 14:00 to 22:30 British Summer Time; doors at 13:00.
+  starts_at: '2026-07-18T13:00:00.000Z',
+  ends_at: '2026-07-18T21:30:00.000Z',
+  doors_open_at: '2026-07-18T12:00:00.000Z',
+  currency: 'GBP',
+  capacity: 2500,
+  status: 'published',
+  published_at: EVENT_PUBLISHED_AT,
+  cancelled_at: null,
+  created_at: EVENT_CREATED_AT,
+  updated_at: EVENT_PUBLISHED_AT,
+};
+
+const generalTier: Tier = {
+  id: GENERAL_TIER_ID,
+  event_id: EVENT_ID,
+  name: 'General admission',
+  description: 'Standing entry to the festival site and all three stages.',
+  price: 4500,
+  currency: 'GBP',
+  quantity_total: 2000,
+  quantity_sold: 1268,
+  quantity_available: 732,
+  max_per_order: 6,
+  sales_start_at: null,
+  sales_end_at: null,
+  sort_order: 0,
+  status: 'on_sale',
+  created_at: '2026-02-20T09:20:03.118Z',
+  // Each sale stamps the tier: this is the morning's last one.
+  updated_at: '2026-07-18T11:47:20.093Z',
+};
+
+/** The deck sold out in June and was given 30 more seats: see `tiers.update`. */
+const deckTier: Tier = {
+  id: DECK_TIER_ID,
+  event_id: EVENT_ID,
+  name: 'VIP harbour deck',
+  description: 'A seat on the deck over the water, with its own bar and early entry.',
+  price: 12000,
+  currency: 'GBP',
+  quantity_total: 180,
+  quantity_sold: 150,
+  quantity_available: 30,
+  max_per_order: 4,
+  sales_start_at: null,
+  sales_end_at: '2026-07-17T22:00:00.000Z',
+  sort_order: 1,
+  status: 'on_sale',
+  created_at: '2026-02-20T09:21:40.904Z',
+  updated_at: '2026-06-22T14:05:51.377Z',
+};
+
+const order: Order = {
+  id: ORDER_ID,
+  reference: 'BX-89QNRV',
+  event_id: EVENT_ID,
+  buyer_name: 'Priya Shah',
+  buyer_email: 'priya.shah@example.com',
+  status: 'completed',
+  // Two general admission tickets at £45.00, and a booking fee of £2.25 each.
+  subtotal: 9000,
+  fees: 450,
+  total: 9450,
+  refunded_amount: 0,
+  currency: 'GBP',
+  ticket_count: 2,
+  placed_at: ORDER_PLACED_AT,
+  paid_at: ORDER_PLACED_AT,
+  cancelled_at: null,
+  created_at: ORDER_PLACED_AT,
+  updated_at: ORDER_PLACED_AT,
+};
+
+const priyaTicket: Ticket = {
+  id: PRIYA_TICKET_ID,
+  order_id: ORDER_ID,
+  event_id: EVENT_ID,
+  tier_id: GENERAL_TIER_ID,
+  attendee_id: PRIYA_ATTENDEE_ID,
+  code: 'oaSTL7uUsX0nNEwsgxDBwP5u',
+  status: 'checked_in',
+  price: 4500,
+  currency: 'GBP',
+  checked_in_at: ADMITTED_AT,
+  voided_at: null,
+  created_at: ORDER_PLACED_AT,
+  updated_at: ADMITTED_AT,
+};
+
+const tomTicket: Ticket = {
+  id: TOM_TICKET_ID,
+  order_id: ORDER_ID,
+  event_id: EVENT_ID,
+  tier_id: GENERAL_TIER_ID,
+  attendee_id: TOM_ATTENDEE_ID,
+  code: 'CMWjODPPJoUP78kmtl3m27yE',
+  status: 'valid',
+  price: 4500,
+  currency: 'GBP',
+  checked_in_at: null,
+  voided_at: null,
+  created_at: ORDER_PLACED_AT,
+  updated_at: ORDER_PLACED_AT,
+};
+
+const priya: Attendee = {
+  id: PRIYA_ATTENDEE_ID,
+  ticket_id: PRIYA_TICKET_ID,
+  order_id: ORDER_ID,
+  event_id: EVENT_ID,
+  first_name: 'Priya',
+  last_name: 'Shah',
+  email: 'priya.shah@example.com',
+  company: null,
+  answers: [{ question: 'Any access requirements?', answer: 'None' }],
+  checked_in: true,
+  created_at: ORDER_PLACED_AT,
+  updated_at: ADMITTED_AT,
+};
+
+const tom: Attendee = {
+  id: TOM_ATTENDEE_ID,
+  ticket_id: TOM_TICKET_ID,
+  order_id: ORDER_ID,
+  event_id: EVENT_ID,
+  first_name: 'Tom',
+  last_name: 'Okafor',
+  email: 'tom.okafor@example.com',
+  company: 'Brunel Print Works',
+  answers: [{ question: 'Any access requirements?', answer: 'Step-free access, please' }],
+  checked_in: false,
+  created_at: ORDER_PLACED_AT,
+  updated_at: ORDER_PLACED_AT,
+};
+
+/** Priya's entry at the north gate, 48 seconds after the doors opened. */
+const checkin: Checkin = {
+  id: CHECKIN_ID,
+  ticket_id: PRIYA_TICKET_ID,
+  attendee_id: PRIYA_ATTENDEE_ID,
+  event_id: EVENT_ID,
+  direction: 'entry',
+  gate: 'North gate',
+  device_id: 'scanner-03',
+  scanned_at: ADMITTED_AT,
+  api_key_id: DOOR_KEY_ID,
+  created_at: ADMITTED_AT,
+  updated_at: ADMITTED_AT,
+};
+
+/** June's sales, less the platform's 3% and one refunded pair of general admission tickets. */
+const payout: Payout = {
+  id: PAYOUT_ID,
+  event_id: EVENT_ID,
+  gross_amount: 1_863_000,
+  fees_amount: 55_890,
+  refunds_amount: 9000,
+  amount: 1_798_110,
+  currency: 'GBP',
+  status: 'paid',
+  period_start: '2026-06-01T00:00:00.000Z',
+  period_end: '2026-07-01T00:00:00.000Z',
+  arrival_date: '2026-07-06',
+  paid_at: '2026-07-06T08:31:12.450Z',
+  failure_reason: null,
+  created_at: '2026-07-01T02:00:05.118Z',
+  updated_at: '2026-07-06T08:31:12.450Z',
+};
+
+/** The organisation's CRM, told of check-ins too since July: see `webhookEndpoints.update`. */
+const crmEndpoint: WebhookEndpoint = {
+  id: CRM_ENDPOINT_ID,
+  url: 'https://crm.harbourlights.example/hooks/boxoffice',
+  description: 'CRM: buyers and attendees',
+  events: [...CRM_EVENTS, 'checkin.created'],
+  status: 'enabled',
+  disabled_reason: null,
+  created_at: '2026-04-08T11:26:37.044Z',
+  updated_at: '2026-07-10T16:10:03.912Z',
+};
+
+/** The screens at the entrance, which count admissions; removed after the festival. */
+const doorEndpoint: WebhookEndpoint = {
+  id: DOOR_ENDPOINT_ID,
+  url: 'https://door-display.harbourlights.example/webhooks',
+  description: 'Entrance screens: live admissions count',
+  events: ['checkin.created'],
+  status: 'enabled',
+  disabled_reason: null,
+  created_at: '2026-07-16T15:48:12.581Z',
+  updated_at: '2026-07-16T15:48:12.581Z',
+};
+
+// ---------------------------------------------------------------------------
+// Operations.
+
+/** A list page holding all its matches: no next page. */
+const wholeList = <T>(data: readonly T[], limit = 20) => ({
+  data,
+  total: data.length,
+  page: 1,
+  limit,
+  next_cursor: null,
+  sync_checkpoint: SYNC_CHECKPOINT,
+});
+
+const checkinAnswer = { data: checkin };
+const atTheNorthGate = { event_id: EVENT_ID, gate: 'North gate', device_id: 'scanner-03' };
+
+/** One example per operation of the contract: see `OperationExample`. */
+export const operationExamples: Readonly<Record<OperationKey, OperationExample>> = {
+  'events.list': {
+    summary: 'Published events: `status=published`',
+    response: wholeList([event]),
+  },
+  'events.get': { response: { data: event } },
+  'events.create': {
+    requests: {
+      draft: {
+        summary: 'A draft event, with local times',
+        value: {
+          name: 'Harbour Lights Festival',
+          description: event.description,
+          venue: event.venue,
+          timezone: 'Europe/London',
+          starts_at: '2026-07-18T14:00:00+01:00',
+          ends_at: '2026-07-18T22:30:00+01:00',
+          doors_open_at: '2026-07-18T13:00:00+01:00',
+          currency: 'GBP',
+          capacity: 2500,
+        } satisfies EventCreate,
+      },
+    },
+    response: {
+      data: {
+        ...event,
+        status: 'draft',
+        published_at: null,
+        updated_at: EVENT_CREATED_AT,
+      } satisfies Event,
+    },
+  },
+  'events.update': {
+    requests: {
+      publish: {
+        summary: 'Publish a draft event',
+        value: { status: 'published' } satisfies EventUpdate,
+      },
+    },
+    response: { data: event },
+  },
+
+  'tiers.list': {
+    summary: 'The tiers of one event, in display order: `event_id=evt_0VBkyNxoE0MOYTHvx6bk342X`',
+    response: wholeList([generalTier, deckTier]),
+  },
+  'tiers.get': { response: { data: generalTier } },
+  'tiers.create': {
+    requests: {
+      generalAdmission: {
+        summary: 'A tier of 2,000 tickets at £45.00, at most 6 per order',
+        value: {
+          event_id: EVENT_ID,
+          name: 'General admission',
+          description: generalTier.description,
+          price: 4500,
+          quantity_total: 2000,
+          max_per_order: 6,
+        } satisfies TierCreate,
+      },
+    },
+    response: {
+      data: {
+        ...generalTier,
+        quantity_sold: 0,
+        quantity_available: 2000,
+        updated_at: generalTier.created_at,
+      } satisfies Tier,
+    },
+  },
+  'tiers.update': {
+    requests: {
+      moreSeats: {
+        summary: 'Release 30 more seats on a sold-out tier: it goes back on sale',
+        value: { quantity_total: 180 } satisfies TierUpdate,
+      },
+    },
+    response: { data: deckTier },
+  },
+
+  'orders.list': {
+    summary: 'The orders of one buyer: `email=priya.shah@example.com`',
+    response: wholeList([order]),
+  },
+  'orders.get': { response: { data: order } },
+
+  'tickets.list': {
+    summary: 'The tickets of one order: `order_id=ord_0VJcaviD05z2c3SumECyXP8u`',
+    response: wholeList([priyaTicket, tomTicket]),
+  },
+  'tickets.get': { response: { data: priyaTicket } },
+
+  'attendees.list': {
+    summary: 'The attendees of one order: `order_id=ord_0VJcaviD05z2c3SumECyXP8u`',
+    response: wholeList([priya, tom]),
+  },
+  'attendees.get': { response: { data: priya } },
+
+  'checkins.list': {
+    summary:
+      "A door app's sync, first page: `event_id=evt_0VBkyNxoE0MOYTHvx6bk342X&since=2026-07-18T11:00:00Z&limit=1`; send `next_cursor` back as `cursor` for the next",
+    response: {
+      data: [checkin],
+      total: 812,
+      page: 1,
+      limit: 1,
+      next_cursor:
+        'eyJ2IjoxLCJhIjpbIjIwMjYtMDctMThUMTI6MDA6NDguMjE1MDAwKzAwOjAwIiwiY2hrXzBWUGoyM0dCTURCUW1FRTFleGZmazA3SSJdLCJwIjoyLCJ0Ijo4MTIsInMiOjE3ODQzODE0MDQ2MTEsImYiOiJOMHZ4MlJtcHFMT3pkd2hNIn0.sXT4wjrD_GCJeRKue68Jyg',
+      sync_checkpoint: SYNC_CHECKPOINT,
+    },
+  },
+  'checkins.get': { response: { data: checkin } },
+  'checkins.create': {
+    requests: {
+      byTicketId: {
+        summary: 'Admit a ticket by its id',
+        value: { ticket_id: PRIYA_TICKET_ID, ...atTheNorthGate } satisfies CheckinCreate,
+      },
+      byCode: {
+        summary: 'Admit a ticket by its scanned barcode',
+        value: {
+          code: priyaTicket.code,
+          direction: 'entry',
+          ...atTheNorthGate,
+        } satisfies CheckinCreate,
+      },
+    },
+    response: checkinAnswer,
+  },
+
+  'payouts.list': {
+    summary: "An event's paid payouts: `event_id=evt_0VBkyNxoE0MOYTHvx6bk342X&status=paid`",
+    response: wholeList([payout]),
+  },
+  'payouts.get': { response: { data: payout } },
+
+  'webhookEndpoints.list': {
+    response: { data: [crmEndpoint, doorEndpoint], total: 2, page: 1, limit: 20 },
+  },
+  'webhookEndpoints.get': { response: { data: crmEndpoint } },
+  'webhookEndpoints.create': {
+    requests: {
+      crm: {
+        summary: 'Send orders and attendees to a CRM',
+        value: {
+          url: crmEndpoint.url,
+          events: [...CRM_EVENTS],
+          description: crmEndpoint.description,
+        } satisfies WebhookEndpointCreate,
+      },
+    },
+    response: {
+      data: {
+        ...crmEndpoint,
+        events: [...CRM_EVENTS],
+        updated_at: crmEndpoint.created_at,
+        secret: 'whsec_beyY5hkizQdQZB8It33bljU9F8ewhGhq5hL14lbMmVM=',
+      } satisfies WebhookEndpointWithSecret,
+    },
+  },
+  'webhookEndpoints.update': {
+    requests: {
+      addCheckins: {
+        summary: 'Receive check-ins too: `events` replaces the list',
+        value: { events: [...CRM_EVENTS, 'checkin.created'] } satisfies WebhookEndpointUpdate,
+      },
+    },
+    response: { data: crmEndpoint },
+  },
+  'webhookEndpoints.delete': {
+    summary: 'Remove the entrance screens’ endpoint after the festival',
+    response: { data: { id: DOOR_ENDPOINT_ID, deleted: true } },
+  },
+};
+
+// ---------------------------------------------------------------------------
+// Errors: the messages are the server's own, about the objects above where they name one.
+
+const error = (status: number, code: string, message: string): ErrorExample => ({
+  status,
+  body: { error: message, code },
+});
+
+/**
+ * One example per error code of the public API (the table "Status codes and error codes" in
+ * docs/api.md), keyed by code.
+ */
+export const errorExamples: Readonly<Record<string, ErrorExample>> = {
+  // What `POST /events` answers for `starts_at: "2026-07-18 14:00"` and `currency: "gbp"`.
+  validation_failed: {
+    status: 400,
+    body: {
+      error: 'starts_at must be an ISO-8601 timestamp with a time zone, e.g. 2026-06-01T19:00:00Z',
+      code: 'validation_failed',
+      details: [
+        {
+          field: 'starts_at',
+          message:
+            'starts_at must be an ISO-8601 timestamp with a time zone, e.g. 2026-06-01T19:00:00Z',
+        },
+        {
+          field: 'currency',
+          message: 'currency must be a three-letter upper-case ISO 4217 code, e.g. EUR',
+        },
+      ],
+    },
+  },
+  malformed_json: error(400, 'malformed_json', 'request body is not valid JSON'),
+  unsupported_content_type: error(
+    400,
+    'unsupported_content_type',
+    'Content-Type must be application/json',
+  ),
+  unsupported_encoding: error(
+    400,
+    'unsupported_encoding',
+    'request body must be UTF-8 encoded JSON',
+  ),
+  invalid_encoding: error(400, 'invalid_encoding', 'request body is not valid UTF-8'),
+  invalid_cursor: error(
+    400,
+    'invalid_cursor',
+    'cursor is not a next_cursor of this list: send the next_cursor of an earlier page unchanged',
+  ),
+  cursor_filters_mismatch: error(
+    400,
+    'cursor_filters_mismatch',
+    'cursor was issued for other filters: send the same filters as the request that returned it',
+  ),
+  invalid_request: error(400, 'invalid_request', 'ends_at must be after starts_at'),
+  invalid_idempotency_key: error(
+    400,
+    'invalid_idempotency_key',
+    'Idempotency-Key must be between 1 and 255 characters',
+  ),
+  body_too_deep: error(
+    400,
+    'body_too_deep',
+    'request body nests arrays or objects more than 32 levels deep',
+  ),
+  malformed_request: error(400, 'malformed_request', 'the request is not valid HTTP/1.1'),
+  invalid_api_key: error(401, 'invalid_api_key', 'Invalid or missing API key'),
+  plan_required: error(
+    402,
+    'plan_required',
+    'API access requires the Pro plan. Upgrade in the dashboard under Settings → Plan.',
+  ),
+  // The door scanners' key is read-only apart from check-ins.
+  missing_scope: error(403, 'missing_scope', "This API key lacks the 'write' scope"),
+  not_found: error(404, 'not_found', 'event not found'),
+  route_not_found: error(404, 'route_not_found', 'route not found: GET /api/v1/venues'),
+  request_timeout: error(408, 'request_timeout', 'the request took too long to arrive'),
+  illegal_transition: error(
+    409,
+    'illegal_transition',
+    'event status cannot change from published to draft',
+  ),
+  event_final: error(409, 'event_final', 'a completed event cannot be changed'),
+  currency_locked: error(
+    409,
+    'currency_locked',
+    'currency cannot change once the event has ticket tiers',
+  ),
+  quantity_below_sold: error(
+    409,
+    'quantity_below_sold',
+    `quantity_total cannot be lowered below the ${generalTier.quantity_sold} tickets already sold`,
+  ),
+  ticket_void: error(409, 'ticket_void', 'ticket is void'),
+  already_checked_in: error(
+    409,
+    'already_checked_in',
+    `ticket already checked in at ${ADMITTED_AT}`,
+  ),
+  not_checked_in: error(409, 'not_checked_in', 'ticket is not checked in, so it cannot exit'),
+  idempotency_in_flight: error(
+    409,
+    'idempotency_in_flight',
+    'A request with this Idempotency-Key is still in progress; retry shortly',
+  ),
+  endpoint_limit_reached: error(
+    409,
+    'endpoint_limit_reached',
+    'an organisation has at most 20 webhook endpoints; delete one first',
+  ),
+  body_too_large: error(
+    413,
+    'body_too_large',
+    'request body is larger than the limit of 102400 bytes',
+  ),
+  unknown_event: error(
+    422,
+    'unknown_event',
+    'event_id evt_0VDXmy0A4MJ1qcIEE7d2hyEI does not refer to an event',
+  ),
+  wrong_event: error(422, 'wrong_event', 'ticket is for a different event'),
+  idempotency_key_reused: error(
+    422,
+    'idempotency_key_reused',
+    'Idempotency-Key has already been used with a different request',
+  ),
+  invalid_webhook_url: error(
+    422,
+    'invalid_webhook_url',
+    'url must not point to a private, loopback or link-local address',
+  ),
+  rate_limited: error(
+    429,
+    'rate_limited',
+    'Rate limit exceeded: 10 write requests per minute. Retry after 17 s.',
+  ),
+  too_many_failed_authentications: error(
+    429,
+    'too_many_failed_authentications',
+    'Too many requests with a missing or invalid API key from this address (at most 30 in a minute). Retry after 42 s.',
+  ),
+  headers_too_large: error(
+    431,
+    'headers_too_large',
+    'request line and headers are larger than the server accepts',
+  ),
+  internal_error: {
+    status: 500,
+    body: {
+      error: 'Internal server error',
+      code: 'internal_error',
+      request_id: 'req_61aeace6c3984ae59b016799e8ca747d',
+    },
+  },
+  service_unavailable: error(503, 'service_unavailable', 'Service temporarily unavailable'),
+};

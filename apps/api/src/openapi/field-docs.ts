@@ -1,0 +1,338 @@
+// Generated from @boxoffice/contract by scripts/generate-field-docs.mjs: do not edit, run
+// `pnpm --filter @boxoffice/api run generate:field-docs` after changing the contract.
+
+/** The contract's JSDoc by schema (its export name) and field (`a.b` for a nested one). */
+export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  AttendeeAnswerSchema: {
+    question: 'The question asked at checkout.',
+    answer: "The attendee's answer.",
+  },
+  AttendeeListQuerySchema: {
+    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    limit: 'Items per page, 1–100 (default 20).',
+    cursor:
+      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    order_id: 'Only the attendees of this order (`ord_…`).',
+    ticket_id: 'Only the attendee of this ticket (`tkt_…`).',
+    email: 'Only attendees with this email address, ignoring case.',
+    checked_in: 'Only attendees inside (`true`) or not inside (`false`) now.',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+  },
+  AttendeeSchema: {
+    event_id: 'The event, `evt_…`.',
+    order_id: 'The order their ticket was bought in, `ord_…`.',
+    ticket_id: 'Their ticket, `tkt_…`.',
+    email: 'Email address, or `null`.',
+    checked_in:
+      'Whether their ticket is checked in now (it changes with each check-in, with `updated_at`).',
+    id: "The attendee's id, `att_…`.",
+    first_name: 'First name, as given at checkout.',
+    last_name: 'Last name, as given at checkout.',
+    company: 'Company, or `null`.',
+    answers: "Their answers to the checkout's questions, in order.",
+    'answers.question': 'The question asked at checkout.',
+    'answers.answer': "The attendee's answer.",
+    created_at: 'When it was created (ISO-8601, UTC).',
+    updated_at: 'When it last changed (ISO-8601, UTC); `updated_since` filters on it.',
+  },
+  CheckinCreateSchema: {
+    code: 'The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`.',
+    event_id:
+      "The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted.",
+    ticket_id: 'The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`.',
+    direction: '`entry` (the default) admits a valid ticket; `exit` lets a checked-in one out.',
+    gate: 'The gate, 1–100 characters (trimmed).',
+    device_id: 'The scanner, 1–100 characters (trimmed).',
+    scanned_at:
+      'When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the server receives it.',
+  },
+  CheckinListQuerySchema: {
+    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    limit: 'Items per page, 1–100 (default 20).',
+    cursor:
+      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    ticket_id: 'Only the check-ins of this ticket (`tkt_…`).',
+    direction: 'Only `entry` or only `exit` check-ins (or an array of both).',
+    gate: 'Only the check-ins at this gate.',
+    since:
+      'Only check-ins the server received at or after this time (ISO-8601 or a `Date`): for syncing. Pass the `sync_checkpoint` of the previous walk.',
+  },
+  CheckinSchema: {
+    event_id: "The ticket's event, `evt_…`.",
+    ticket_id: 'The ticket scanned, `tkt_…`.',
+    id: "The check-in's id, `chk_…`.",
+    created_at: 'When the server received it (ISO-8601, UTC); `since` filters on it.',
+    updated_at: 'Equal to `created_at`: check-ins never change.',
+    direction: '`entry` (admitted) or `exit` (let out).',
+    gate: 'The gate it was scanned at, or `null`.',
+    device_id: 'The scanner that sent it, or `null`.',
+    scanned_at:
+      'When the door scanned it (ISO-8601, UTC); the time the server received it, unless the scanner said.',
+    attendee_id: "The ticket's attendee, `att_…`.",
+    api_key_id: 'The API key that recorded it, or `null`. Set by the server.',
+  },
+  DeletedSchema: { id: 'The id of the object deleted.', deleted: 'Always `true`.' },
+  ErrorSchema: {
+    error: 'What went wrong, for people: it names the field or object involved.',
+    code: 'The kind of error, stable and meant for programs, e.g. `already_checked_in`.',
+    request_id: "The request's id, on a 500: quote it when reporting the problem.",
+  },
+  EventCreateSchema: {
+    name: "The event's name, 1–200 characters (trimmed).",
+    timezone: 'An IANA time zone name, e.g. `Europe/London` (any case; stored canonical).',
+    starts_at: 'When the event starts: ISO-8601 with an offset, e.g. `2026-06-01T19:00:00+01:00`.',
+    ends_at: 'When the event ends: ISO-8601 with an offset; must be after `starts_at`.',
+    currency: 'An ISO 4217 code in upper case, e.g. `GBP`; cannot change once the event has tiers.',
+    status: '`draft` (the default) or `published`.',
+    description: 'Free text about the event, up to 5,000 characters, or `null` (the default).',
+    venue: 'Where it takes place, up to 500 characters, or `null` (the default).',
+    doors_open_at: 'When the doors open: ISO-8601 with an offset, or `null` (the default).',
+    capacity: 'How many people the venue holds (1–10,000,000), or `null` (the default).',
+  },
+  EventListQuerySchema: {
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    limit: 'Items per page, 1–100 (default 20).',
+    cursor:
+      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+    starts_after: 'Only events starting at or after this time (ISO-8601 or a `Date`).',
+    starts_before: 'Only events starting before this time (ISO-8601 or a `Date`).',
+    q: 'Only events whose name contains this text, ignoring case.',
+  },
+  EventSchema: {
+    status:
+      '`draft`, `published`, `completed` or `cancelled`: `draft → published → completed`, or `cancelled` from `draft` or `published`. `completed` and `cancelled` are final.',
+    id: "The event's id, `evt_…`.",
+    created_at: 'When it was created (ISO-8601, UTC).',
+    updated_at: 'When it last changed (ISO-8601, UTC); `updated_since` filters on it.',
+    description: 'Free text about the event, or `null`.',
+    venue: 'Where it takes place, or `null`.',
+    doors_open_at: 'When the doors open (ISO-8601, UTC), or `null`.',
+    capacity: 'How many people the venue holds, or `null` for no stated limit.',
+    name: "The event's name, 1–200 characters.",
+    timezone: 'The IANA time zone of the venue, e.g. `Europe/London`: local times are shown in it.',
+    starts_at: 'When the event starts (ISO-8601, UTC).',
+    ends_at: 'When the event ends (ISO-8601, UTC); always after `starts_at`.',
+    currency: "The ISO 4217 currency of its tiers' prices, e.g. `GBP`; fixed once it has tiers.",
+    published_at: 'When the event was published, or `null`. Set by the server.',
+    cancelled_at: 'When the event was cancelled, or `null`. Set by the server.',
+  },
+  EventUpdateSchema: {
+    status:
+      'A new status: `draft → published → completed`, or `cancelled` from `draft` or `published`; any other change is a 409.',
+    description: 'Free text about the event, up to 5,000 characters, or `null`.',
+    venue: 'Where it takes place, up to 500 characters, or `null`.',
+    doors_open_at: 'When the doors open: ISO-8601 with an offset, or `null`.',
+    capacity: 'How many people the venue holds (1–10,000,000), or `null`.',
+    name: "The event's name, 1–200 characters (trimmed).",
+    timezone: 'An IANA time zone name, e.g. `Europe/London` (any case; stored canonical).',
+    starts_at: 'When the event starts: ISO-8601 with an offset, e.g. `2026-06-01T19:00:00+01:00`.',
+    ends_at: 'When the event ends: ISO-8601 with an offset; must be after `starts_at`.',
+    currency: 'An ISO 4217 code in upper case, e.g. `GBP`; cannot change once the event has tiers.',
+  },
+  OrderListQuerySchema: {
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    limit: 'Items per page, 1–100 (default 20).',
+    cursor:
+      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    email: 'Only orders whose buyer has this email address, ignoring case.',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+    reference: 'Only the order with this reference, exactly.',
+  },
+  OrderSchema: {
+    status:
+      "`pending`, `completed`, `cancelled` or `refunded`; cancelling or refunding voids the order's tickets.",
+    event_id: 'The event the order is for, `evt_…`.',
+    id: "The order's id, `ord_…`.",
+    created_at: 'When it was created (ISO-8601, UTC).',
+    updated_at: 'When it last changed (ISO-8601, UTC); `updated_since` filters on it.',
+    currency: 'The ISO 4217 currency of the amounts.',
+    cancelled_at: 'When the order was cancelled (ISO-8601, UTC), or `null`.',
+    reference: 'The reference the buyer sees, e.g. `BX-7K3Q9P`.',
+    buyer_name: "The buyer's name.",
+    buyer_email: "The buyer's email address.",
+    subtotal: "The tickets' prices, in minor units of `currency`.",
+    fees: 'Booking fees, in minor units.',
+    total: '`subtotal + fees`, in minor units: what the buyer paid.',
+    refunded_amount: 'What has been refunded, in minor units.',
+    ticket_count: 'How many tickets the order has.',
+    placed_at: 'When the buyer placed the order (ISO-8601, UTC).',
+    paid_at: 'When payment was received (ISO-8601, UTC), or `null`.',
+  },
+  PaginationQuerySchema: {
+    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    limit: 'Items per page, 1–100 (default 20).',
+    cursor:
+      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+  },
+  PayoutListQuerySchema: {
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    limit: 'Items per page, 1–100 (default 20).',
+    cursor:
+      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+  },
+  PayoutSchema: {
+    status:
+      '`pending → in_transit → paid`; or `cancelled` (from `pending`), `failed` (from `in_transit`).',
+    event_id: 'The event it pays out for, or `null` for several.',
+    id: "The payout's id, `po_…`.",
+    created_at: 'When it was created (ISO-8601, UTC).',
+    updated_at: 'When it last changed (ISO-8601, UTC); `updated_since` filters on it.',
+    currency: 'The ISO 4217 currency of the amounts.',
+    paid_at: 'When it was paid (ISO-8601, UTC), or `null`.',
+    gross_amount: 'Sales in the period, in minor units of `currency`.',
+    fees_amount: 'Fees deducted, in minor units.',
+    refunds_amount: 'Refunds deducted, in minor units.',
+    amount: 'What is paid: `gross_amount - fees_amount - refunds_amount`, in minor units.',
+    period_start: 'The start of the sales period it covers (ISO-8601, UTC).',
+    period_end: 'The end of the sales period it covers (ISO-8601, UTC).',
+    arrival_date: 'The calendar date the money is expected (`YYYY-MM-DD`), or `null`.',
+    failure_reason: 'Why it failed, or `null`.',
+  },
+  TicketListQuerySchema: {
+    code: 'Only the ticket with this barcode secret: how a scanned code is looked up.',
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    limit: 'Items per page, 1–100 (default 20).',
+    cursor:
+      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    order_id: 'Only the tickets of this order (`ord_…`).',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+    tier_id: 'Only the tickets of this tier (`tier_…`).',
+  },
+  TicketSchema: {
+    code: 'The barcode secret: 24 random base62 characters. Scan it with `checkins.create({ code })`.',
+    status: '`valid`, `checked_in` (inside now) or `void` (its order was cancelled or refunded).',
+    event_id: 'The event it admits to, `evt_…`.',
+    order_id: 'The order it was bought in, `ord_…`.',
+    id: "The ticket's id, `tkt_…`.",
+    created_at: 'When it was created (ISO-8601, UTC).',
+    updated_at: 'When it last changed (ISO-8601, UTC); `updated_since` filters on it.',
+    attendee_id: 'Who holds it, `att_…`.',
+    currency: 'The ISO 4217 currency of `price`.',
+    tier_id: 'Its tier, `tier_…`.',
+    price: 'What it cost, in minor units of `currency`.',
+    checked_in_at:
+      'When the current admission was scanned (ISO-8601, UTC), or `null`; cleared on exit.',
+    voided_at: 'When it became void (ISO-8601, UTC), or `null`.',
+  },
+  TierCreateSchema: {
+    event_id: 'The event to add the tier to, `evt_…`; an unknown one is a 422.',
+    name: "The tier's name, 1–200 characters (trimmed).",
+    price:
+      "The price of one ticket in minor units of the event's currency: an integer (2500 is £25.00).",
+    status: '`on_sale` (the default), `paused` or `hidden`.',
+    description: 'Free text about the tier, up to 5,000 characters, or `null` (the default).',
+    quantity_total: 'How many tickets the tier has; `null` (the default) for unlimited.',
+    max_per_order:
+      'The most tickets of this tier one order may have (1–1,000); `null` (the default) for no limit.',
+    sales_start_at: 'When sales open: ISO-8601 with an offset; `null` (the default) for at once.',
+    sales_end_at:
+      'When sales close: ISO-8601 with an offset, after `sales_start_at`; `null` (the default) for none.',
+    sort_order: 'Where the tier comes in lists, lowest first; default 0.',
+  },
+  TierListQuerySchema: {
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    limit: 'Items per page, 1–100 (default 20).',
+    cursor:
+      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+  },
+  TierSchema: {
+    status:
+      '`on_sale`, `paused`, `hidden` or `sold_out` (shown by the server while an `on_sale` tier has nothing left).',
+    event_id: 'The event it sells tickets for, `evt_…`.',
+    id: "The tier's id, `tier_…`.",
+    created_at: 'When it was created (ISO-8601, UTC).',
+    updated_at: 'When it last changed (ISO-8601, UTC); `updated_since` filters on it.',
+    description: 'Free text about the tier, or `null`.',
+    name: "The tier's name, e.g. `General admission`.",
+    currency: "The event's currency (ISO 4217). Set by the server.",
+    price: 'The price of one ticket in minor units of `currency` (2500 is £25.00).',
+    quantity_total: 'How many tickets the tier has, or `null` for unlimited.',
+    max_per_order: 'The most tickets of this tier one order may have, or `null` for no limit.',
+    sales_start_at: 'When sales open (ISO-8601, UTC), or `null` for at once.',
+    sales_end_at: 'When sales close (ISO-8601, UTC), or `null` for when the event starts.',
+    sort_order: 'Where the tier comes in lists: lowest first, then by id.',
+    quantity_sold:
+      'How many tickets have been sold (cancelled and refunded orders give theirs back). Set by the server.',
+    quantity_available:
+      '`quantity_total - quantity_sold`, or `null` when unlimited. Set by the server.',
+  },
+  TierUpdateSchema: {
+    status: "`on_sale`, `paused` or `hidden` (`sold_out` is the server's to set).",
+    description: 'Free text about the tier, up to 5,000 characters, or `null`.',
+    name: "The tier's name, 1–200 characters (trimmed).",
+    price:
+      "The price of one ticket in minor units of the event's currency: an integer (2500 is £25.00).",
+    quantity_total:
+      'How many tickets the tier has, or `null` for unlimited; lowering it below `quantity_sold` is a 409.',
+    max_per_order:
+      'The most tickets of this tier one order may have (1–1,000), or `null` for no limit.',
+    sales_start_at: 'When sales open: ISO-8601 with an offset, or `null` for at once.',
+    sales_end_at: 'When sales close: ISO-8601 with an offset, after `sales_start_at`; or `null`.',
+    sort_order: 'Where the tier comes in lists, lowest first (-1,000,000 to 1,000,000).',
+  },
+  WebhookEndpointCreateSchema: {
+    url: 'An https URL that accepts POST requests.',
+    description: 'A note on what the endpoint is for.',
+    events: 'Event types to receive, or `["*"]` (the default) for all.',
+  },
+  WebhookEndpointListQuerySchema: {
+    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    limit: 'Items per page, 1–100 (default 20).',
+  },
+  WebhookEndpointSchema: {
+    status: '`enabled`, or `disabled` (nothing is sent).',
+    id: "The endpoint's id, `we_…`.",
+    created_at: 'When the endpoint was registered.',
+    updated_at: 'When the endpoint was last changed.',
+    description: "A note of the organisation's on what the endpoint is for.",
+    url: 'Where changes are sent: an https URL that accepts POST requests.',
+    events: 'The event types sent to it, or `["*"]` for every type.',
+    disabled_reason:
+      'Why the endpoint is disabled: by request, or after failing for about three days.',
+  },
+  WebhookEndpointUpdateSchema: {
+    status: '`disabled` stops the deliveries; `enabled` starts them again.',
+    description: 'A new note, or `null` for none.',
+    url: 'A new https URL.',
+    events: 'The event types to receive from now on, or `["*"]` for all.',
+  },
+  WebhookEndpointWithSecretSchema: {
+    status: '`enabled`, or `disabled` (nothing is sent).',
+    id: "The endpoint's id, `we_…`.",
+    created_at: 'When the endpoint was registered.',
+    updated_at: 'When the endpoint was last changed.',
+    description: "A note of the organisation's on what the endpoint is for.",
+    url: 'Where changes are sent: an https URL that accepts POST requests.',
+    events: 'The event types sent to it, or `["*"]` for every type.',
+    disabled_reason:
+      'Why the endpoint is disabled: by request, or after failing for about three days.',
+    secret: 'The signing secret (`whsec_…`): shown when the endpoint is created; keep it safe.',
+  },
+  WebhookEventSchema: {
+    type: 'The event type, e.g. `checkin.created`.',
+    id: 'The message id, also sent as `webhook-id`: the same on every retry.',
+    created_at: 'When the change was committed (ISO-8601, UTC).',
+    data: 'What changed.',
+    'data.object': 'The object as the API renders it after the change.',
+  },
+};

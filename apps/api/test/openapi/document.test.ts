@@ -1,0 +1,400 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { contract } from '@boxoffice/contract';
+import type { AppRoute, AppRouter } from '@ts-rest/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/openapi/error-codes';
+import { LISTS } from '../fixtures';
+import { checkedResponses, takeViolations } from '../response-recorder';
+import { call, startTestServer, type TestServer } from '../setup';
+
+const run = promisify(execFile);
+const here = import.meta.dirname;
+const bin = (name: string) => path.join(here, '../../node_modules/.bin', name);
+
+type Json = Record<string, any>;
+
+let server: TestServer;
+let document: Json;
+let workDir: string;
+let documentFile: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  const result = await call(server, 'GET', '/openapi.json');
+  expect(result.status).toBe(200);
+  document = result.body as Json;
+  workDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-openapi-'));
+  documentFile = path.join(workDir, 'openapi.json');
+  await writeFile(documentFile, JSON.stringify(document, null, 2));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+const routesOf = (router: AppRouter, prefix = ''): Array<[string, AppRoute]> =>
+  Object.entries(router).flatMap(([key, value]) =>
+    'method' in value
+      ? [[`${prefix}${key}`, value as AppRoute] as [string, AppRoute]]
+      : routesOf(value as AppRouter, `${prefix}${key}.`),
+  );
+
+const operations = (): Array<[string, string, Json]> =>
+  Object.entries(document.paths as Record<string, Json>).flatMap(([route, item]) =>
+    Object.entries(item).map(([method, operation]): [string, string, Json] => [
+      method,
+      route,
+      operation as Json,
+    ]),
+  );
+
+const resolve = (node: Json): Json =>
+  node.$ref
+    ? resolve(
+        node.$ref
+          .slice(2)
+          .split('/')
+          .reduce((at: Json, key: string) => at[key], document),
+      )
+    : node;
+
+describe('the OpenAPI document', () => {
+  it('has one operation per route of the contract, with the id the contract gives it', () => {
+    const expected = routesOf(contract)
+      .map(([key, route]) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')} ${key}`)
+      .sort();
+    const found = operations()
+      .map(
+        ([method, route, operation]) => `${method.toUpperCase()} ${route} ${operation.operationId}`,
+      )
+      .sort();
+    expect(found).toEqual(expected);
+    expect(found).toHaveLength(24);
+    expect(JSON.stringify(document)).not.toContain('"nullable"');
+  });
+
+  it('passes Redocly (recommended) with no error or warning', async () => {
+    const result = await run(
+      bin('redocly'),
+      ['lint', documentFile, '--config', path.join(here, 'redocly.yaml'), '--format', 'json'],
+      { maxBuffer: 16 * 1024 * 1024 },
+    ).catch((error: { stdout: string }) => error);
+    const report = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: unknown[];
+    };
+    expect(report.problems).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+
+  it('passes Spectral (spectral:oas) with no error or warning', async () => {
+    const result = await run(
+      bin('spectral'),
+      [
+        'lint',
+        documentFile,
+        '--ruleset',
+        path.join(here, '.spectral.yaml'),
+        '--format',
+        'json',
+        '--quiet',
+      ],
+      { maxBuffer: 16 * 1024 * 1024 },
+    ).catch((error: { stdout: string }) => error);
+    expect(JSON.parse(result.stdout || '[]')).toEqual([]);
+  });
+
+  it('serves an absolute server URL for the host asked, and a relative one for an odd Host', async () => {
+    expect(document.servers).toEqual([
+      { url: `${server.baseUrl}/api/v1`, description: 'This server' },
+    ]);
+    // fetch() does not let a caller choose `Host`; node:http does.
+    const ask = (host: string, etag?: string) =>
+      new Promise<{ status: number; etag: string; body: Json | undefined }>((resolve, reject) => {
+        const request = httpRequest(
+          `${server.baseUrl}/openapi.json`,
+          { headers: { host, ...(etag && { 'if-none-match': etag }) } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => {
+              const text = Buffer.concat(chunks).toString();
+              resolve({
+                status: response.statusCode!,
+                etag: String(response.headers.etag),
+                body: text ? (JSON.parse(text) as Json) : undefined,
+              });
+            });
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+    const proxied = await ask('api.example.com:8443');
+    expect(proxied.body!.servers[0].url).toBe('http://api.example.com:8443/api/v1');
+    const local = await ask(new URL(server.baseUrl).host);
+    expect(proxied.etag).not.toBe(local.etag);
+    expect((await ask('api.example.com:8443', proxied.etag)).status).toBe(304);
+    expect((await ask('evil"host')).body!.servers[0].url).toBe('/api/v1');
+  });
+
+  it('names every resource, body and list as a component, each field described', () => {
+    const schemas = document.components.schemas as Record<string, Json>;
+    for (const name of [
+      'Event',
+      'Tier',
+      'Order',
+      'Ticket',
+      'Attendee',
+      'Checkin',
+      'Payout',
+      'WebhookEndpoint',
+    ]) {
+      expect(schemas[name], name).toBeDefined();
+      expect(schemas[`${name}List`], `${name}List`).toBeDefined();
+    }
+    for (const [method, route, operation] of operations()) {
+      const success = Object.entries(operation.responses as Record<string, Json>).find(([s]) =>
+        s.startsWith('2'),
+      )!;
+      const schema = success[1].content['application/json'].schema as Json;
+      const named = schema.$ref ?? schema.properties?.data?.$ref;
+      expect(named, `${method} ${route}`).toMatch(/^#\/components\/schemas\//);
+      if (operation.requestBody) {
+        expect(operation.requestBody.required, `${method} ${route}`).toBe(true);
+        expect(operation.requestBody.content['application/json'].schema.$ref).toMatch(
+          /^#\/components\/schemas\//,
+        );
+      }
+    }
+    const undescribed: string[] = [];
+    for (const [name, schema] of Object.entries(schemas)) {
+      const variants = [schema, ...((schema.oneOf as Json[] | undefined) ?? [])];
+      for (const variant of variants) {
+        for (const [field, property] of Object.entries(
+          (variant.properties ?? {}) as Record<string, Json | boolean>,
+        )) {
+          if (typeof property === 'boolean' || property.$ref) continue;
+          if (
+            !property.description &&
+            !(property.anyOf as Json[] | undefined)?.some((p) => p.$ref)
+          ) {
+            undescribed.push(`${name}.${field}`);
+          }
+        }
+      }
+    }
+    expect(undescribed).toEqual([]);
+  });
+
+  it('states the rules a client can check: enums, formats and exactly one of ticket_id and code', () => {
+    const parameter = (route: string, name: string) =>
+      (document.paths[route].get.parameters as Json[]).find((p) => p.name === name)!;
+    const status = parameter('/events', 'status');
+    expect(status).toMatchObject({ style: 'form', explode: false, schema: { type: 'array' } });
+    expect(resolve(status.schema.items).enum).toEqual([
+      'draft',
+      'published',
+      'completed',
+      'cancelled',
+    ]);
+    expect(resolve(parameter('/checkins', 'direction').schema.items).enum).toEqual([
+      'entry',
+      'exit',
+    ]);
+    const create = document.components.schemas.EventCreate;
+    expect(create.properties.currency).toMatchObject({ pattern: '^[A-Z]{3}$' });
+    expect(create.properties.timezone.pattern).toEqual(expect.any(String));
+    expect(create.required).toEqual(
+      expect.arrayContaining(['name', 'starts_at', 'ends_at', 'currency', 'timezone']),
+    );
+    const checkin = document.components.schemas.CheckinCreate;
+    expect(checkin.oneOf.map((variant: Json) => variant.required)).toEqual([
+      ['ticket_id'],
+      ['code'],
+    ]);
+    expect(checkin.oneOf[0].properties.code).toBe(false);
+  });
+
+  it('declares the headers, the Idempotency-Key and the scope of every operation', () => {
+    const schemes = document.components.securitySchemes as Record<string, Json>;
+    const routes = new Map(routesOf(contract));
+    for (const [method, route, operation] of operations()) {
+      const where = `${method} ${route}`;
+      const scope = (routes.get(operation.operationId)!.metadata as { scope: string }).scope;
+      const [scheme] = Object.keys(operation.security[0]);
+      expect(schemes[scheme!]!.description, where).toContain(`\`${scope}\``);
+      expect(operation.description, where).toContain(`\`${scope}\` scope`);
+      const parameters = (operation.parameters as Json[]).map((p) => resolve(p).name);
+      expect(parameters.includes('Idempotency-Key'), where).toBe(method === 'post');
+      for (const [status, response] of Object.entries(
+        operation.responses as Record<string, Json>,
+      )) {
+        const headers = resolve(response).headers as Record<string, Json>;
+        expect(Object.keys(headers), `${where} ${status}`).toContain('X-Request-Id');
+        if (status.startsWith('2')) {
+          expect(Object.keys(headers), where).toEqual(
+            expect.arrayContaining([
+              'X-RateLimit-Limit',
+              'X-RateLimit-Remaining',
+              'X-RateLimit-Reset',
+            ]),
+          );
+        }
+        if (['429', '503'].includes(status)) expect(Object.keys(headers)).toContain('Retry-After');
+      }
+      expect(Object.keys(operation.responses), where).toEqual(
+        expect.arrayContaining([
+          '400',
+          '401',
+          '402',
+          '403',
+          '408',
+          '417',
+          '429',
+          '431',
+          '500',
+          '503',
+        ]),
+      );
+      if (operation.requestBody) expect(Object.keys(operation.responses), where).toContain('413');
+      expect(operation['x-codeSamples'].length, where).toBeGreaterThan(0);
+      expect(operation.description, where).toBeTruthy();
+    }
+    expect(Object.keys(document.paths['/events'].get.responses['200'].headers)).toContain('Link');
+  });
+
+  it('lists the error codes of each status, each one known', () => {
+    const known = new Set(Object.keys(ERROR_CODES));
+    for (const [method, route, operation] of operations()) {
+      for (const [status, response] of Object.entries(
+        operation.responses as Record<string, Json>,
+      )) {
+        if (status.startsWith('2')) continue;
+        const schema = resolve(response).content['application/json'].schema as Json;
+        const codes = schema.allOf[1].properties.code.enum as string[];
+        expect(codes.length, `${method} ${route} ${status}`).toBeGreaterThan(0);
+        for (const code of codes) {
+          expect(known.has(code)).toBe(true);
+          expect(ERROR_CODES[code]!.status).toBe(Number(status));
+          expect(resolve(response).description).toContain(`\`${code}\``);
+        }
+      }
+    }
+    const conflicts =
+      document.paths['/checkins'].post.responses['409'].content['application/json'].schema;
+    expect(conflicts.allOf[1].properties.code.enum).toEqual(
+      expect.arrayContaining(['already_checked_in', 'not_checked_in', 'ticket_void']),
+    );
+  });
+
+  it('documents cursors on every list: the parameter and next_cursor, each with an example', () => {
+    for (const list of LISTS) {
+      const operation = document.paths[`/${list}`].get;
+      const cursor = operation.parameters.find((p: { name: string }) => p.name === 'cursor');
+      expect(cursor.schema, list).toMatchObject({ type: 'string', example: expect.any(String) });
+      expect(cursor.description ?? cursor.schema.description).toMatch(/next_cursor/);
+      const envelope = resolve(operation.responses['200'].content['application/json'].schema);
+      expect(envelope.required).toEqual(
+        expect.arrayContaining([
+          'data',
+          'total',
+          'page',
+          'limit',
+          'next_cursor',
+          'sync_checkpoint',
+        ]),
+      );
+      expect(envelope.properties.next_cursor).toMatchObject({
+        type: ['string', 'null'],
+        example: expect.any(String),
+      });
+      expect(envelope.properties.sync_checkpoint.description).toMatch(/updated_since/);
+      expect(operation.description).toMatch(/next_cursor/);
+    }
+  });
+
+  it('documents query parameters with their wire types', () => {
+    const parameters = document.paths['/attendees'].get.parameters as Json[];
+    const schemaOf = (name: string) => parameters.find((p) => p.name === name)?.schema;
+    expect(schemaOf('limit')).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(schemaOf('checked_in')).toEqual({ type: 'boolean' });
+    expect(schemaOf('updated_since')).toEqual({ type: 'string', format: 'date-time' });
+    expect(schemaOf('email')).toMatchObject({ type: 'string', maxLength: 320 });
+  });
+
+  it('describes what each webhook event type delivers', () => {
+    const webhook = document.webhooks['checkin.created'].post;
+    const schema = webhook.requestBody.content['application/json'].schema;
+    expect(schema.allOf[1].properties.data.properties.object.$ref).toBe(
+      '#/components/schemas/Checkin',
+    );
+  });
+});
+
+describe('the check of every test response against the document', () => {
+  it('reports an undocumented status, a body off its schema and a missing header', async () => {
+    const answer =
+      (status: number, body: unknown, headers: Record<string, string> = {}): RequestListener =>
+      (_req, res) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(body));
+      };
+    const cases: Array<[RequestListener, string, RegExp]> = [
+      [answer(418, { error: 'teapot', code: 'teapot' }), '/api/v1/events', /status not documented/],
+      [
+        answer(200, { data: [{ id: 1 }] }, { 'x-request-id': 'r' }),
+        '/api/v1/events',
+        /header X-RateLimit-Limit missing|body does not match/,
+      ],
+      [
+        answer(409, { error: 'x', code: 'sold_out' }, { 'x-request-id': 'r' }),
+        '/api/v1/checkins',
+        /body does not match/,
+      ],
+    ];
+    for (const [handler, url, expected] of cases) {
+      const fake = createServer(checkedResponses(handler));
+      await new Promise<void>((done) => fake.listen(0, '127.0.0.1', done));
+      const { port } = fake.address() as AddressInfo;
+      await fetch(`http://127.0.0.1:${port}${url}`, {
+        method: url.endsWith('checkins') ? 'POST' : 'GET',
+      });
+      await new Promise<void>((done) => fake.close(() => done()));
+      const found = await takeViolations();
+      expect(found.join('\n'), url).toMatch(expected);
+    }
+  });
+});
+
+describe('a client generated from the document alone (openapi-typescript + openapi-fetch)', () => {
+  const clientDir = path.join(here, 'generated-client');
+  beforeAll(async () => {
+    await run(bin('openapi-typescript'), [
+      documentFile,
+      '-o',
+      path.join(clientDir, 'schema.generated.d.ts'),
+    ]);
+  }, 60_000);
+
+  it('type-checks a program calling every operation, and refuses each invalid call', async () => {
+    // invalid.ts marks every call with @ts-expect-error: a call that compiled would be an error.
+    const result = await run(bin('tsc'), ['-p', path.join(clientDir, 'tsconfig.json')]).catch(
+      (error: { stdout: string }) => error,
+    );
+    expect(result.stdout).toBe('');
+  }, 60_000);
+
+  it('the valid program calls every operation of the document', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const program = await readFile(path.join(clientDir, 'valid.ts'), 'utf8');
+    for (const [method, route] of operations()) {
+      expect(program, `${method} ${route}`).toContain(`client.${method.toUpperCase()}('${route}'`);
+    }
+  });
+});
