@@ -560,6 +560,7 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
     'request body nests arrays or objects more than 32 levels deep',
   ),
   malformed_request: error(400, 'malformed_request', 'the request is not valid HTTP/1.1'),
+  invalid_path: error(400, 'invalid_path', 'the request path is not valid URL encoding'),
   invalid_api_key: error(401, 'invalid_api_key', 'Invalid or missing API key'),
   plan_required: error(
     402,
@@ -634,6 +635,11 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
     429,
     'too_many_failed_authentications',
     'Too many requests with a missing or invalid API key from this address (at most 30 in a minute). Retry after 42 s.',
+  ),
+  expectation_failed: error(
+    417,
+    'expectation_failed',
+    'the Expect header can only be 100-continue',
   ),
   headers_too_large: error(
     431,
