@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from 'tsdown';
 
 /**
@@ -22,4 +23,8 @@ export default defineConfig({
   // `/healthz` answer: about 1,000 → 430 ms; see bench/README.md). Code loaded on first use (the
   // migrator, argon2, the password estimator's dictionaries, ioredis) stays in chunks of its own.
   noExternal: (id) => !EXTERNAL.test(id),
+  // The API reference's guides are docs/api.md itself, read at run time (src/openapi/guides.ts):
+  // it goes beside the bundle, as the image carries dist/ and nothing else of the repository. A
+  // missing file fails the build.
+  copy: ({ outDir }) => [{ from: '../../docs/api.md', to: path.join(outDir, 'docs') }],
 });
