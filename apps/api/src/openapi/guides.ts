@@ -1,10 +1,510 @@
-// placeholder until the guides land
-export function referenceGuides(): {
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { API_BASE_PATH, contract } from '@boxoffice/contract';
+import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
+
+/**
+ * What the API reference at `/docs` shows besides the operations: the guides of docs/api.md as
+ * the document's `info.description`, a description per tag, and SDK and curl samples per
+ * operation (`x-codeSamples`).
+ *
+ * The guides are read from docs/api.md itself, once, when the document is first built, so the
+ * reference and the hand-written page cannot drift apart. The built server finds its copy beside
+ * the bundle (tsdown.config.ts copies it into dist/docs/, and the image carries dist/ whole).
+ */
+
+/** The hand-written reference, relative to the repository root and to the built server's dir. */
+export const API_GUIDE = 'docs/api.md';
+
+/**
+ * Where docs/api.md is looked for, in this order: beside the built server (dist/docs/api.md,
+ * copied there by the build), then in the repository when running from sources (tsx, vitest),
+ * where this module is apps/api/src/openapi/.
+ */
+function apiGuideCandidates(moduleDir: string): string[] {
+  return [path.join(moduleDir, API_GUIDE), path.resolve(moduleDir, '../../../..', API_GUIDE)];
+}
+
+const moduleDir = path.dirname(fileURLToPath(import.meta.url));
+
+/** The path of docs/api.md, or undefined when none of the candidates exists. */
+export function locateApiGuide(dir: string = moduleDir): string | undefined {
+  return apiGuideCandidates(dir).find((candidate) => existsSync(candidate));
+}
+
+const EXAMPLE_BASE_URL = `https://boxoffice.example.com${API_BASE_PATH}`;
+
+export interface ReferenceGuides {
   description: string;
   tags: Array<{ name: string; description: string }>;
-} {
-  return { description: 'The Boxoffice public API v1.', tags: [] };
 }
-export function codeSamples(_key: string): Array<{ lang: string; label: string; source: string }> {
-  return [];
+
+export interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
+
+/* ----------------------------------------------------------------------------------------------
+ * The guides
+ * -------------------------------------------------------------------------------------------- */
+
+/**
+ * Sections of docs/api.md left out of the description because they only list the endpoints,
+ * which the reference shows as operations. Their `###` subsections are guides, and are kept.
+ */
+export const ENDPOINT_LISTS: ReadonlySet<string> = new Set(['Endpoints']);
+
+const FENCE = /^\s*(`{3,}|~{3,})/;
+const HEADING = /^(#{1,6})(\s.*)$/;
+
+/** For each line of `markdown`, whether it is prose: not inside or opening a fenced code block. */
+function proseLines(lines: string[]): boolean[] {
+  let fence: string | undefined;
+  return lines.map((line) => {
+    const marker = FENCE.exec(line)?.[1];
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      return false;
+    }
+    if (marker) fence = marker;
+    return !marker;
+  });
+}
+
+/** Raises every heading by `levels` (`##` → `#` for 1), never above `#`; code is left alone. */
+function raiseHeadings(markdown: string, levels: number): string {
+  const lines = markdown.split('\n');
+  const prose = proseLines(lines);
+  return lines
+    .map((line, i) => {
+      const match = prose[i] ? HEADING.exec(line) : null;
+      if (!match) return line;
+      return '#'.repeat(Math.max(1, match[1]!.length - levels)) + match[2]!;
+    })
+    .join('\n');
+}
+
+/** The text of `lines` cut at the lines where `starts`, each piece from its start line on. */
+function cut(lines: string[], starts: number[]): string[] {
+  return starts.map((start, i) =>
+    lines
+      .slice(start, starts[i + 1] ?? lines.length)
+      .join('\n')
+      .trim(),
+  );
+}
+
+/** The indices of the prose lines of `lines` that are headings of exactly `depth`. */
+function headingsOf(lines: string[], depth: number): number[] {
+  const prose = proseLines(lines);
+  const pattern = new RegExp(`^#{${depth}}\\s`);
+  return lines.flatMap((line, i) => (prose[i] && pattern.test(line) ? [i] : []));
+}
+
+export interface GuideSection {
+  /** The `##` heading's text. */
+  title: string;
+  /** The text between the heading and its first `###` subsection. */
+  lead: string;
+  /** The `###` subsections, each from its heading line on. */
+  subsections: string[];
+  /** The whole section, heading line included. */
+  text: string;
+}
+
+/** The `##` sections of docs/api.md; what comes before the first (its title and preface) is not one. */
+export function guideSections(markdown: string): GuideSection[] {
+  const lines = markdown.split('\n');
+  return cut(lines, headingsOf(lines, 2)).map((text) => {
+    const sectionLines = text.split('\n');
+    const subsections = headingsOf(sectionLines, 3);
+    return {
+      title: sectionLines[0]!.replace(/^##\s+/, '').trim(),
+      lead: sectionLines
+        .slice(1, subsections[0] ?? sectionLines.length)
+        .join('\n')
+        .trim(),
+      subsections: cut(sectionLines, subsections),
+      text,
+    };
+  });
+}
+
+/**
+ * docs/api.md's guides, one `#` heading each, as Scalar wants them: it makes an entry in the
+ * navigation of every heading of the description's highest level, and one below it of every
+ * heading one level lower (a Pagination → Syncing); deeper headings get none. A list of endpoints
+ * is left out, its subsections (check-ins, idempotency) becoming guides of their own.
+ */
+function guidesMarkdown(apiGuide: string): string {
+  return guideSections(apiGuide)
+    .flatMap((section) =>
+      ENDPOINT_LISTS.has(section.title)
+        ? section.subsections.map((subsection) => raiseHeadings(subsection, 2))
+        : [raiseHeadings(section.text, 1)],
+    )
+    .join('\n\n');
+}
+
+const INTRODUCTION = `# Introduction
+
+The Boxoffice API v1 gives programs the organisation's events, ticket tiers, orders, tickets,
+attendees, check-ins, payouts and webhook endpoints, as JSON over HTTPS under \`${API_BASE_PATH}\`.
+Every operation is listed in this reference with its parameters, its answers and samples in
+TypeScript (the Boxoffice SDK) and curl; the guides here describe the behaviour around them, which
+the schemas cannot say. The samples use \`https://boxoffice.example.com\`: put this server's address
+in its place.`;
+
+/** The quick start's TypeScript, type-checked against the SDK with the operations' samples. */
+const QUICK_START_TYPESCRIPT = `import { Boxoffice } from '@boxoffice/sdk';
+
+const client = new Boxoffice({
+  apiKey: process.env['BOXOFFICE_API_KEY'],
+  baseURL: '${EXAMPLE_BASE_URL}',
+});
+
+// Every published event: the loop follows the pages' cursors.
+for await (const event of client.events.list({ status: 'published', limit: 100 })) {
+  console.log(event.id, event.name, event.starts_at);
+}
+
+// At the door: admit a ticket by its id (or by its scanned barcode, \`code\`).
+const checkin = await client.checkins.create({ ticket_id: 'tkt_0VcEr2Kq7d9ZtYb3Lw5xNa1P' });
+console.log(checkin.direction, checkin.scanned_at);`;
+
+function quickStart(): string {
+  const list = curl('events.list', { status: 'published', limit: 100 });
+  const checkIn = curl('checkins.create', { ticket_id: 'tkt_0VcEr2Kq7d9ZtYb3Lw5xNa1P' });
+  return `# SDK quick start
+
+The Boxoffice TypeScript SDK, \`@boxoffice/sdk\`, has a typed method per operation, retries that
+respect \`Retry-After\`, throttling that keeps to the rate limits, pagination iterators and typed
+errors. It runs on Node.js 20 or later, Bun, Deno and edge runtimes.
+
+\`\`\`sh
+npm install @boxoffice/sdk
+\`\`\`
+
+(Until its first release on npm, pack it from the Boxoffice repository with \`pnpm pack:sdk\` and
+install the tarball: see the SDK's README.)
+
+Make an API key in the dashboard (Settings → API keys) with the \`read\` and \`checkins:write\`
+scopes, then list the published events and check a ticket in:
+
+\`\`\`ts
+${QUICK_START_TYPESCRIPT}
+\`\`\`
+
+The same with curl (a list answers one page at a time: follow \`next_cursor\`, as Pagination
+describes):
+
+\`\`\`sh
+${list}
+
+${checkIn}
+\`\`\``;
+}
+
+/** What docs/api.md's Resources section says of each, in a sentence or two, by router. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  events:
+    'Events are what tickets are sold for: a name, a venue, a time zone, start and end times and a currency. An event goes `draft → published → completed`, or is `cancelled`; a cancelled or completed event is final.',
+  tiers:
+    "Ticket tiers are an event's kinds of ticket, each with a price in the event's currency and a quantity (unlimited when null). The server shows `sold_out` while an on-sale tier has sold its whole quantity.",
+  orders:
+    'Orders are the purchases made at the checkout, with their buyer and totals; they are read-only here. Cancelling or refunding a completed order voids its tickets and returns their seats to the tier.',
+  tickets:
+    'Tickets are the seats of orders, each with the barcode secret (`code`) a door scans; they are read-only here. A ticket is `valid`, `checked_in` while its holder is inside, or `void`.',
+  attendees:
+    'Attendees are the people the tickets are for, with the answers given at the checkout; they are read-only here. `checked_in` is true while their ticket is checked in.',
+  checkins:
+    'Check-ins are the scans at the door, entries and exits, recorded with the `checkins:write` scope; they never change once made. "Checking tickets in" above gives the order of the checks.',
+  payouts:
+    "Payouts are the money paid out for an organisation's sales, less fees and refunds; they are read-only here. A payout goes `pending → in_transit → paid`, or ends `cancelled` or `failed`.",
+  webhookEndpoints:
+    "Webhook endpoints are the URLs every change of the organisation's data is pushed to; every route needs the `write` scope. The Webhooks guide above describes the requests, their signatures and the retries.",
+};
+
+/**
+ * The document's description and tags, from the text of docs/api.md, or without its guides when
+ * `apiGuide` is undefined (the file could not be found).
+ */
+export function buildReferenceGuides(apiGuide: string | undefined): ReferenceGuides {
+  const guides =
+    apiGuide === undefined
+      ? '# Guides\n\nThe guides (authentication, rate limits, pagination, idempotency, webhooks, error codes…) are in `docs/api.md` of the Boxoffice repository: this server could not read its copy.'
+      : guidesMarkdown(apiGuide);
+  return {
+    // Scalar adds an entry of its own, "Introduction", for text before the first heading, and
+    // puts every heading under it: starting with a heading keeps the guides at the top level.
+    description: [INTRODUCTION, quickStart(), guides].join('\n\n'),
+    tags: Object.keys(contract).map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name] ?? '',
+    })),
+  };
+}
+
+let built: ReferenceGuides | undefined;
+
+/**
+ * The description and tags of the OpenAPI document, docs/api.md read on the first call.
+ *
+ * Without docs/api.md (a build or an image that lost it: the build copies it, and a test checks
+ * the built server finds it), the document is still served, without the guides and saying so, and
+ * a process warning names the paths looked at: the operations, schemas and samples are the larger
+ * part of the reference and stay right, so a missing guide should not cost clients the document.
+ */
+export function referenceGuides(): ReferenceGuides {
+  if (!built) {
+    const file = locateApiGuide();
+    if (!file) {
+      process.emitWarning(
+        `${API_GUIDE} is in none of ${apiGuideCandidates(moduleDir).join(', ')}: the API reference is served without its guides`,
+        { code: 'BOXOFFICE_API_GUIDE_MISSING' },
+      );
+    }
+    built = buildReferenceGuides(file === undefined ? undefined : readFileSync(file, 'utf8'));
+  }
+  return built;
+}
+
+/* ----------------------------------------------------------------------------------------------
+ * Code samples
+ * -------------------------------------------------------------------------------------------- */
+
+/** The contract's routes by operation key (`events.list`), the generator's operation ids. */
+function routesOf(router: AppRouter, prefix = ''): Map<string, AppRoute> {
+  const routes = new Map<string, AppRoute>();
+  for (const [key, value] of Object.entries(router)) {
+    if (isAppRoute(value)) routes.set(`${prefix}${key}`, value);
+    else for (const entry of routesOf(value, `${prefix}${key}.`)) routes.set(...entry);
+  }
+  return routes;
+}
+
+const routes = routesOf(contract);
+
+/** Example ids: a type prefix and 24 base62 characters, as the server makes them. */
+const EVENT_ID = 'evt_0VbgAUa3kT9mQ2xLr8Zp1WcE';
+
+/** The SDK's name for one item of each resource, and the fields a sample prints. */
+const RESOURCES: Record<string, { item: string; id: string; shows: string[] }> = {
+  events: { item: 'event', id: EVENT_ID, shows: ['name', 'starts_at', 'status'] },
+  tiers: {
+    item: 'tier',
+    id: 'tier_0VbhK2mQ8rTz4XcW7nLp3YdA',
+    shows: ['name', 'quantity_available'],
+  },
+  orders: { item: 'order', id: 'ord_0VbgAUa3kT9mQ2xLr8Zp1WcE', shows: ['reference', 'total'] },
+  tickets: { item: 'ticket', id: 'tkt_0VcEr2Kq7d9ZtYb3Lw5xNa1P', shows: ['code', 'status'] },
+  attendees: {
+    item: 'attendee',
+    id: 'att_0VcEr2Kq8Jm4WsXo1Tb6GhRe',
+    shows: ['first_name', 'last_name', 'checked_in'],
+  },
+  checkins: {
+    item: 'checkin',
+    id: 'chk_0VcEr2Ks3Fp7NaQy5Ud2ZkMw',
+    shows: ['ticket_id', 'direction', 'scanned_at'],
+  },
+  payouts: { item: 'payout', id: 'po_0Vd91LxQ2cWm6RtB8sHe4JnZ', shows: ['amount', 'status'] },
+  webhookEndpoints: {
+    item: 'endpoint',
+    id: 'we_0VdA7pYt3KqL9wEx2Rc5MbNu',
+    shows: ['url', 'status'],
+  },
+};
+
+interface Call {
+  /** The query of a list, or the body of a create or an update. */
+  input?: Record<string, unknown>;
+  /** A comment above the call: what to know when calling it. */
+  note?: string;
+}
+
+/**
+ * Every operation's sample call, by operation key. Its route key is the SDK's method (`list`,
+ * `get`, `create`, `update`, `delete`) on the resource of its router (`client.events`).
+ */
+const CALLS: Record<string, Call> = {
+  'events.list': {
+    input: { status: 'published', starts_after: '2026-06-01T00:00:00Z', limit: 100 },
+    note: "Every matching event: the loop follows the pages' cursors.",
+  },
+  'events.get': {},
+  'events.create': {
+    input: {
+      name: 'Riverside Jazz Night',
+      timezone: 'Europe/London',
+      starts_at: '2026-06-01T19:00:00+01:00',
+      ends_at: '2026-06-01T23:00:00+01:00',
+      currency: 'GBP',
+      status: 'published',
+    },
+  },
+  'events.update': {
+    input: { status: 'published' },
+    note: 'Status changes: draft → published → completed, or cancelled; others are a 409.',
+  },
+  'tiers.list': { input: { event_id: EVENT_ID, limit: 100 } },
+  'tiers.get': {},
+  'tiers.create': {
+    input: { event_id: EVENT_ID, name: 'General admission', price: 2500, quantity_total: 300 },
+    note: "The price is in minor units of the event's currency: 2500 is £25.00.",
+  },
+  'tiers.update': { input: { quantity_total: 350 } },
+  'orders.list': { input: { event_id: EVENT_ID, status: 'completed', limit: 100 } },
+  'orders.get': {},
+  'tickets.list': { input: { event_id: EVENT_ID, status: 'valid', limit: 100 } },
+  'tickets.get': {},
+  'attendees.list': { input: { event_id: EVENT_ID, checked_in: true, limit: 100 } },
+  'attendees.get': {},
+  'checkins.list': {
+    input: { event_id: EVENT_ID, since: '2026-06-01T18:00:00Z', limit: 100 },
+  },
+  'checkins.get': {},
+  'checkins.create': {
+    input: { code: '8fJ2kQzR4mXw7LpT1vNc9bYd', event_id: EVENT_ID, gate: 'North' },
+    note: 'A ticket already inside is a ConflictError (409) with code "already_checked_in".',
+  },
+  'payouts.list': { input: { status: 'paid' } },
+  'payouts.get': {},
+  'webhookEndpoints.list': {},
+  'webhookEndpoints.get': {},
+  'webhookEndpoints.create': {
+    input: { url: 'https://crm.example.com/boxoffice', events: ['order.created', 'order.updated'] },
+    note: 'The answer carries the signing secret (whsec_…) this once: keep it for the receiver.',
+  },
+  'webhookEndpoints.update': { input: { status: 'disabled' } },
+  'webhookEndpoints.delete': {},
+};
+
+/** The operation keys that have samples: every route of the contract, as a test checks. */
+export const SAMPLED_OPERATIONS: readonly string[] = Object.keys(CALLS);
+
+const SAMPLE_WIDTH = 80;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** A value as a TypeScript literal, on one line. */
+function literal(value: unknown): string {
+  if (typeof value === 'string')
+    return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).map(
+      ([key, item]) => `${IDENTIFIER.test(key) ? key : literal(key)}: ${literal(item)}`,
+    );
+    return entries.length ? `{ ${entries.join(', ')} }` : '{}';
+  }
+  return String(value);
+}
+
+/** `head(args)tail` on one line when it fits the sample width, else one property per line. */
+function callWith(head: string, args: unknown[], tail: string): string {
+  const inline = `${head}(${args.map(literal).join(', ')})${tail}`;
+  const last = args.at(-1);
+  if (inline.length <= SAMPLE_WIDTH || !last || typeof last !== 'object') return inline;
+  const leading = args.slice(0, -1).map((arg) => `${literal(arg)}, `);
+  const properties = Object.entries(last).map(
+    ([key, item]) => `  ${IDENTIFIER.test(key) ? key : literal(key)}: ${literal(item)},`,
+  );
+  return [`${head}(${leading.join('')}{`, ...properties, `})${tail}`].join('\n');
+}
+
+function typescript(key: string, call: Call): string {
+  const [router = '', method = ''] = key.split('.');
+  const resource = RESOURCES[router];
+  if (!resource) throw new Error(`no sample resource for ${key}`);
+  const { item, id, shows } = resource;
+  const target = `client.${router}.${method}`;
+  const print = (name: string) =>
+    `console.log(${[`${name}.id`, ...shows.map((field) => `${name}.${field}`)].join(', ')});`;
+  const input = call.input ?? {};
+  let body: string;
+  switch (method) {
+    case 'list':
+      body = `${callWith(`for await (const ${item} of ${target}`, Object.keys(input).length ? [input] : [], ') {')}\n  ${print(item)}\n}`;
+      break;
+    case 'get':
+      body = `const ${item} = await ${target}('${id}');\n${print(item)}`;
+      break;
+    case 'create':
+      body = `${callWith(`const ${item} = await ${target}`, [input], ';')}\n${print(item)}`;
+      break;
+    case 'update':
+      body = `${callWith(`const ${item} = await ${target}`, [id, input], ';')}\n${print(item)}`;
+      break;
+    case 'delete':
+      body = `await ${target}('${id}');`;
+      break;
+    default:
+      throw new Error(`no sample for the method of ${key}`);
+  }
+  return `import { Boxoffice } from '@boxoffice/sdk';
+
+const client = new Boxoffice({
+  apiKey: process.env['BOXOFFICE_API_KEY'],
+  baseURL: '${EXAMPLE_BASE_URL}',
+});
+
+${call.note ? `// ${call.note}\n` : ''}${body}`;
+}
+
+/** A word quoted for a POSIX shell: single quotes, any of them inside closed and escaped. */
+const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** A query value as sent: lists comma-separated; `:` and `,` kept, as RFC 3986 allows them. */
+const queryValue = (value: unknown): string =>
+  encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value))
+    .replaceAll('%3A', ':')
+    .replaceAll('%2C', ',');
+
+/** The curl command of an operation, with `input` as its query (GET) or its JSON body. */
+function curl(key: string, input: Record<string, unknown> = {}): string {
+  const route = routes.get(key);
+  const resource = RESOURCES[key.split('.')[0] ?? ''];
+  if (!route || !resource) throw new Error(`no route for ${key}`);
+  const pathname = route.path.replace(/:(\w+)/g, (_, name: string) => {
+    if (name !== 'id') throw new Error(`no example for the path parameter ${name} of ${key}`);
+    return resource.id;
+  });
+  const hasBody = route.method === 'POST' || route.method === 'PATCH';
+  const query = hasBody
+    ? ''
+    : Object.entries(input)
+        .map(([name, value]) => `${name}=${queryValue(value)}`)
+        .join('&');
+  const url = `${EXAMPLE_BASE_URL}${pathname}${query ? `?${query}` : ''}`;
+  const lines = [
+    `curl ${route.method === 'GET' ? '' : `-X ${route.method} `}${shellQuote(url)}`,
+    `-H "Authorization: Bearer $BOXOFFICE_API_KEY"`,
+  ];
+  if (hasBody) {
+    lines.push(`-H 'Content-Type: application/json'`);
+    // A retry with the same key is answered from the first attempt instead of writing twice.
+    if (route.method === 'POST') lines.push('-H "Idempotency-Key: $(uuidgen)"');
+    const compact = JSON.stringify(input);
+    const json =
+      compact.length <= SAMPLE_WIDTH - 8
+        ? compact
+        : JSON.stringify(input, null, 2).replaceAll('\n', '\n  ');
+    lines.push(`-d ${shellQuote(json)}`);
+  }
+  return lines.join(' \\\n  ');
+}
+
+/**
+ * The `x-codeSamples` of an operation, by operation key (`events.list`, `checkins.create`): the
+ * SDK call and the curl command doing the same. None for a key the contract does not have.
+ */
+export function codeSamples(operationKey: string): CodeSample[] {
+  const call = CALLS[operationKey];
+  if (!call || !routes.has(operationKey)) return [];
+  return [
+    { lang: 'typescript', label: 'Boxoffice SDK', source: typescript(operationKey, call) },
+    { lang: 'shell', label: 'curl', source: curl(operationKey, call.input) },
+  ];
 }
