@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../src/db/embedded';
+import { locateApiGuide } from '../src/openapi/guides';
 
 /**
  * The server as the image runs it (apps/api/Dockerfile): `pnpm deploy --prod` of the built API
@@ -17,29 +18,33 @@ import { freePort } from '../src/db/embedded';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** Built outputs and the sources they come from; the API bundles only its own `src/`. */
+/**
+ * Built outputs and the sources they come from; the API bundles only its own `src/`, and copies
+ * docs/api.md (the API reference's guides) beside the bundle.
+ */
 const builds = [
-  { dir: 'apps/api', outputs: ['dist/main.js', 'dist/cli.js'] },
-  { dir: 'packages/contract', outputs: ['dist/index.js'] },
-  { dir: 'packages/dashboard-contract', outputs: ['dist/index.js'] },
+  { dir: 'apps/api', outputs: ['dist/main.js', 'dist/cli.js'], copies: ['docs/api.md'] },
+  { dir: 'packages/contract', outputs: ['dist/index.js'], copies: [] },
+  { dir: 'packages/dashboard-contract', outputs: ['dist/index.js'], copies: [] },
 ];
 
-function newestSource(dir: string): number {
+function newestSource(dir: string, copies: string[]): number {
   const src = path.join(dir, 'src');
   const files = readdirSync(src, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name));
-  return Math.max(...[...files, path.join(dir, 'package.json')].map((f) => statSync(f).mtimeMs));
+  const others = [path.join(dir, 'package.json'), ...copies.map((f) => path.join(repoRoot, f))];
+  return Math.max(...[...files, ...others].map((f) => statSync(f).mtimeMs));
 }
 
 /** True when every output exists and is newer than its package's sources. */
 function builtAndFresh(): boolean {
-  return builds.every(({ dir, outputs }) => {
+  return builds.every(({ dir, outputs, copies }) => {
     const root = path.join(repoRoot, dir);
     const files = outputs.map((output) => path.join(root, output));
     if (!files.every((file) => existsSync(file))) return false;
     const built = Math.min(...files.map((file) => statSync(file).mtimeMs));
-    return built >= newestSource(root);
+    return built >= newestSource(root, copies);
   });
 }
 
@@ -213,6 +218,19 @@ describe('the deployed server (the image)', () => {
     for (const name of [...devOnly, '@boxoffice/sdk']) {
       expect(existsSync(path.join(appDir, 'node_modules', name)), name).toBe(false);
     }
+  });
+
+  it("carries docs/api.md where the server reads the API reference's guides", async () => {
+    const found = locateApiGuide(path.join(appDir, 'dist'));
+    expect(found).toBe(path.join(appDir, 'dist', 'docs', 'api.md'));
+    expect(await readFile(found!, 'utf8')).toBe(
+      await readFile(path.join(repoRoot, 'docs', 'api.md'), 'utf8'),
+    );
+    const response = await fetch(`${origin}/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { info: { description: string } };
+    expect(document.info.description).toMatch(/^# Authentication and access$/m);
+    expect(document.info.description).toMatch(/^# Webhooks$/m);
   });
 
   it('is live and ready', async () => {
