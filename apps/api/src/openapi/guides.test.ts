@@ -115,7 +115,7 @@ describe('referenceGuides', () => {
     expect(quickStart).toMatch(/new Boxoffice\(\{\n\s+apiKey: .*\n\s+baseURL: /);
     expect(quickStart).toMatch(/for await \(const event of client\.events\.list\(/);
     expect(quickStart).toContain('await client.checkins.create({ ticket_id: ');
-    expect(quickStart).toContain("curl 'https://boxoffice.example.com/api/v1/events?");
+    expect(quickStart).toContain("curl -G 'https://boxoffice.example.com/api/v1/events'");
     expect(quickStart).toContain("curl -X POST 'https://boxoffice.example.com/api/v1/checkins'");
   });
 
@@ -161,10 +161,10 @@ describe('codeSamples', () => {
       ]);
       const [sdk, curl] = samples;
       expect(sdk!.source).toContain(`client.${key}(`);
-      const url = route.path.replace(':id', '[a-z]+_[0-9A-Za-z]{24}');
-      const method = route.method === 'GET' ? '' : `-X ${route.method} `;
+      const url = route.path.replace(':id', '[a-z]+_…');
+      const method = route.method === 'GET' ? '(-G )?' : `-X ${route.method} `;
       expect(curl!.source).toMatch(
-        new RegExp(`^curl ${method}'https://boxoffice\\.example\\.com/api/v1${url}[?']`),
+        new RegExp(`^curl ${method}'https://boxoffice\\.example\\.com/api/v1${url}' \\\\\n`),
       );
       expect(curl!.source).toContain('-H "Authorization: Bearer $BOXOFFICE_API_KEY"');
       expect(curl!.source.includes('Idempotency-Key'), key).toBe(route.method === 'POST');

@@ -171,12 +171,12 @@ for await (const event of client.events.list({ status: 'published', limit: 100 }
 }
 
 // At the door: admit a ticket by its id (or by its scanned barcode, \`code\`).
-const checkin = await client.checkins.create({ ticket_id: 'tkt_0VcEr2Kq7d9ZtYb3Lw5xNa1P' });
+const checkin = await client.checkins.create({ ticket_id: 'tkt_…' });
 console.log(checkin.direction, checkin.scanned_at);`;
 
 function quickStart(): string {
   const list = curl('events.list', { status: 'published', limit: 100 });
-  const checkIn = curl('checkins.create', { ticket_id: 'tkt_0VcEr2Kq7d9ZtYb3Lw5xNa1P' });
+  const checkIn = curl('checkins.create', { ticket_id: 'tkt_…' });
   return `# SDK quick start
 
 The Boxoffice TypeScript SDK, \`@boxoffice/sdk\`, has a typed method per operation, retries that
@@ -287,34 +287,38 @@ function routesOf(router: AppRouter, prefix = ''): Map<string, AppRoute> {
 
 const routes = routesOf(contract);
 
-/** Example ids: a type prefix and 24 base62 characters, as the server makes them. */
-const EVENT_ID = 'evt_0VbgAUa3kT9mQ2xLr8Zp1WcE';
+/** Ids as docs/api.md writes them: the type prefix, and an ellipsis for the rest. */
+const EVENT_ID = 'evt_…';
 
 /** The SDK's name for one item of each resource, and the fields a sample prints. */
 const RESOURCES: Record<string, { item: string; id: string; shows: string[] }> = {
-  events: { item: 'event', id: EVENT_ID, shows: ['name', 'starts_at', 'status'] },
+  events: { item: 'event', id: EVENT_ID, shows: ['id', 'name', 'starts_at'] },
   tiers: {
     item: 'tier',
-    id: 'tier_0VbhK2mQ8rTz4XcW7nLp3YdA',
-    shows: ['name', 'quantity_available'],
+    id: 'tier_…',
+    shows: ['id', 'name', 'quantity_available'],
   },
-  orders: { item: 'order', id: 'ord_0VbgAUa3kT9mQ2xLr8Zp1WcE', shows: ['reference', 'total'] },
-  tickets: { item: 'ticket', id: 'tkt_0VcEr2Kq7d9ZtYb3Lw5xNa1P', shows: ['code', 'status'] },
+  orders: {
+    item: 'order',
+    id: 'ord_…',
+    shows: ['id', 'reference', 'total'],
+  },
+  tickets: { item: 'ticket', id: 'tkt_…', shows: ['id', 'code', 'status'] },
   attendees: {
     item: 'attendee',
-    id: 'att_0VcEr2Kq8Jm4WsXo1Tb6GhRe',
-    shows: ['first_name', 'last_name', 'checked_in'],
+    id: 'att_…',
+    shows: ['last_name', 'checked_in'],
   },
   checkins: {
     item: 'checkin',
-    id: 'chk_0VcEr2Ks3Fp7NaQy5Ud2ZkMw',
-    shows: ['ticket_id', 'direction', 'scanned_at'],
+    id: 'chk_…',
+    shows: ['ticket_id', 'direction'],
   },
-  payouts: { item: 'payout', id: 'po_0Vd91LxQ2cWm6RtB8sHe4JnZ', shows: ['amount', 'status'] },
+  payouts: { item: 'payout', id: 'po_…', shows: ['id', 'amount', 'status'] },
   webhookEndpoints: {
     item: 'endpoint',
-    id: 'we_0VdA7pYt3KqL9wEx2Rc5MbNu',
-    shows: ['url', 'status'],
+    id: 'we_…',
+    shows: ['id', 'url', 'status'],
   },
 };
 
@@ -332,7 +336,7 @@ interface Call {
 const CALLS: Record<string, Call> = {
   'events.list': {
     input: { status: 'published', starts_after: '2026-06-01T00:00:00Z', limit: 100 },
-    note: "Every matching event: the loop follows the pages' cursors.",
+    note: "Every match: the loop follows the pages' cursors.",
   },
   'events.get': {},
   'events.create': {
@@ -353,7 +357,7 @@ const CALLS: Record<string, Call> = {
   'tiers.get': {},
   'tiers.create': {
     input: { event_id: EVENT_ID, name: 'General admission', price: 2500, quantity_total: 300 },
-    note: "The price is in minor units of the event's currency: 2500 is £25.00.",
+    note: "`price` is in minor units of the event's currency: £25.00.",
   },
   'tiers.update': { input: { quantity_total: 350 } },
   'orders.list': { input: { event_id: EVENT_ID, status: 'completed', limit: 100 } },
@@ -367,8 +371,8 @@ const CALLS: Record<string, Call> = {
   },
   'checkins.get': {},
   'checkins.create': {
-    input: { code: '8fJ2kQzR4mXw7LpT1vNc9bYd', event_id: EVENT_ID, gate: 'North' },
-    note: 'A ticket already inside is a ConflictError (409) with code "already_checked_in".',
+    input: { code: '8fJ2kQ…', event_id: EVENT_ID, gate: 'North' },
+    note: 'A ticket already inside is a ConflictError (409), code "already_checked_in".',
   },
   'payouts.list': { input: { status: 'paid' } },
   'payouts.get': {},
@@ -385,7 +389,8 @@ const CALLS: Record<string, Call> = {
 /** The operation keys that have samples: every route of the contract, as a test checks. */
 export const SAMPLED_OPERATIONS: readonly string[] = Object.keys(CALLS);
 
-const SAMPLE_WIDTH = 80;
+/** About what Scalar's code pane shows without scrolling, beside the operation at 1400 pixels. */
+const SAMPLE_WIDTH = 60;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** A value as a TypeScript literal, on one line. */
@@ -414,19 +419,39 @@ function callWith(head: string, args: unknown[], tail: string): string {
   return [`${head}(${leading.join('')}{`, ...properties, `})${tail}`].join('\n');
 }
 
+/** `text` as `//` comment lines that fit the sample width. */
+function comment(text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && `${last} ${word}`.length <= SAMPLE_WIDTH)
+      lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(`// ${word}`);
+  }
+  return lines.map((line) => `${line}\n`).join('');
+}
+
 function typescript(key: string, call: Call): string {
   const [router = '', method = ''] = key.split('.');
   const resource = RESOURCES[router];
   if (!resource) throw new Error(`no sample resource for ${key}`);
   const { item, id, shows } = resource;
   const target = `client.${router}.${method}`;
-  const print = (name: string) =>
-    `console.log(${[`${name}.id`, ...shows.map((field) => `${name}.${field}`)].join(', ')});`;
+  const print = (name: string, indent = '') => {
+    const parts = shows.map((field) => `${name}.${field}`);
+    const inline = `${indent}console.log(${parts.join(', ')});`;
+    if (inline.length <= SAMPLE_WIDTH) return inline;
+    return [
+      `${indent}console.log(`,
+      ...parts.map((part) => `${indent}  ${part},`),
+      `${indent});`,
+    ].join('\n');
+  };
   const input = call.input ?? {};
   let body: string;
   switch (method) {
     case 'list':
-      body = `${callWith(`for await (const ${item} of ${target}`, Object.keys(input).length ? [input] : [], ') {')}\n  ${print(item)}\n}`;
+      body = `${callWith(`for await (const ${item} of ${target}`, Object.keys(input).length ? [input] : [], ') {')}\n${print(item, '  ')}\n}`;
       break;
     case 'get':
       body = `const ${item} = await ${target}('${id}');\n${print(item)}`;
@@ -450,17 +475,11 @@ const client = new Boxoffice({
   baseURL: '${EXAMPLE_BASE_URL}',
 });
 
-${call.note ? `// ${call.note}\n` : ''}${body}`;
+${call.note ? comment(call.note) : ''}${body}`;
 }
 
 /** A word quoted for a POSIX shell: single quotes, any of them inside closed and escaped. */
 const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
-
-/** A query value as sent: lists comma-separated; `:` and `,` kept, as RFC 3986 allows them. */
-const queryValue = (value: unknown): string =>
-  encodeURIComponent(Array.isArray(value) ? value.join(',') : String(value))
-    .replaceAll('%3A', ':')
-    .replaceAll('%2C', ',');
 
 /** The curl command of an operation, with `input` as its query (GET) or its JSON body. */
 function curl(key: string, input: Record<string, unknown> = {}): string {
@@ -472,15 +491,19 @@ function curl(key: string, input: Record<string, unknown> = {}): string {
     return resource.id;
   });
   const hasBody = route.method === 'POST' || route.method === 'PATCH';
-  const query = hasBody
-    ? ''
-    : Object.entries(input)
-        .map(([name, value]) => `${name}=${queryValue(value)}`)
-        .join('&');
-  const url = `${EXAMPLE_BASE_URL}${pathname}${query ? `?${query}` : ''}`;
+  const query = hasBody ? [] : Object.entries(input);
+  // A query goes as `-G -d name=value`, one parameter a line, narrower than one long URL; a value
+  // that is not safe in a URL as it is (a `+` of a time offset) is encoded by curl.
+  const method = route.method === 'GET' ? (query.length ? '-G ' : '') : `-X ${route.method} `;
   const lines = [
-    `curl ${route.method === 'GET' ? '' : `-X ${route.method} `}${shellQuote(url)}`,
+    `curl ${method}${shellQuote(`${EXAMPLE_BASE_URL}${pathname}`)}`,
     `-H "Authorization: Bearer $BOXOFFICE_API_KEY"`,
+    ...query.map(([name, value]) => {
+      const text = Array.isArray(value) ? value.join(',') : String(value);
+      return /^[\w.~:,-]*$/.test(text)
+        ? `-d ${name}=${text}`
+        : `--data-urlencode ${shellQuote(`${name}=${text}`)}`;
+    }),
   ];
   if (hasBody) {
     lines.push(`-H 'Content-Type: application/json'`);
