@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Orm } from '../src/db/orm';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
-import { LISTS } from './fixtures';
 import {
   call,
   unreachableOrm,

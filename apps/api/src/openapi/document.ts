@@ -68,7 +68,7 @@ const routesOf = (router: AppRouter, prefix = ''): Array<[string, AppRoute]> =>
   Object.entries(router).flatMap(([key, value]) =>
     'method' in value
       ? [[`${prefix}${key}`, value as AppRoute] as [string, AppRoute]]
-      : routesOf(value as AppRouter, `${prefix}${key}.`),
+      : routesOf(value, `${prefix}${key}.`),
   );
 
 /** `webhookEndpoints` → `WebhookEndpoint`. */
