@@ -78,7 +78,10 @@ const apiLayers = {
             allow: { to: { element: { types: { anyOf: ['core', 'db', 'module', 'openapi'] } } } },
           },
           // The OpenAPI document is built from the contract alone.
-          { from: { element: { type: 'openapi' } }, allow: { to: { element: { type: 'openapi' } } } },
+          {
+            from: { element: { type: 'openapi' } },
+            allow: { to: { element: { type: 'openapi' } } },
+          },
           // The logger redacts the configuration's secrets.
           {
             from: { element: { type: 'http' } },
