@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +13,7 @@ import { browserSuite } from './suite';
 /**
  * Every screen of the dashboard on a phone (360 and 390 px wide, as a phone lays pages out): the
  * page is never wider than the screen, an open dialog sits inside it, and a long key name wraps
- * instead of widening the page, there and on a desktop.
+ * instead of widening the page, there and on a desktop; the webhooks page too, with a long URL.
  */
 
 const WIDTHS = [360, 390] as const;
@@ -177,9 +179,52 @@ describe('the dashboard on a phone', () => {
     await fitsEveryWidth('10-downgrade-dialog');
     await page.getByRole('button', { name: 'Stay on Pro' }).click();
 
+    // Webhooks: the empty page, the secret dialog, an endpoint with a long URL and a delivery.
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end('ok'));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}/hooks/${'riverside-box-office-door-sync-'.repeat(4)}`;
+    try {
+      await page
+        .getByRole('navigation', { name: 'Settings' })
+        .getByRole('link', { name: 'Webhooks' })
+        .click();
+      await heading('Webhooks').waitFor();
+      await page.getByText('No webhook endpoints yet.').waitFor();
+      await fitsEveryWidth('11-webhooks-empty');
+      await page.getByLabel('Endpoint URL').fill(url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const secret = page.getByRole('dialog', { name: 'Your new webhook endpoint' });
+      await secret.waitFor();
+      await fitsEveryWidth('12-webhook-secret-dialog');
+      await secret.getByRole('button', { name: 'Done' }).click();
+      await secret.waitFor({ state: 'detached' });
+      const card = page.getByRole('article', { name: `Endpoint ${url}` });
+      await card.getByText('enabled', { exact: true }).waitFor();
+      await fitsEveryWidth('13-webhook-endpoint');
+      await card.getByRole('button', { name: 'Send test event' }).click();
+      await card.getByText(/Test event sent/).waitFor();
+      await card.getByRole('button', { name: 'Deliveries' }).click();
+      await expect
+        .poll(
+          async () => {
+            await card.getByRole('button', { name: 'Refresh deliveries' }).click();
+            return card.getByText('delivered', { exact: true }).count();
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      await fitsEveryWidth('14-webhook-deliveries');
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+
     await page.goto(`${origin}/dashboard/settings/nothing-here`);
     await heading('Page not found').waitFor();
-    await fitsEveryWidth('11-not-found');
+    await fitsEveryWidth('15-not-found');
   });
 
   it('fits a refused sign-in and a lock-out, said in minutes', async () => {
@@ -199,9 +244,9 @@ describe('the dashboard on a phone', () => {
       if (!alert.includes('Too many')) {
         await expect.poll(() => page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
       }
-      if (attempt === 1) await fitsEveryWidth('12-sign-in-refused');
+      if (attempt === 1) await fitsEveryWidth('16-sign-in-refused');
     }
     expect(alert).toMatch(/Try again in \d+ minutes\./);
-    await fitsEveryWidth('13-sign-in-locked-out');
+    await fitsEveryWidth('17-sign-in-locked-out');
   });
 });
