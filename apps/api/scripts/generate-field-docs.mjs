@@ -5,16 +5,17 @@
 //   pnpm --filter @boxoffice/api run generate:field-docs   (writes the file)
 //   node scripts/generate-field-docs.mjs --check            (fails if the file is out of date)
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  contractSrc,
+  contractTypes,
+  ts,
+} from '../../../packages/contract/scripts/contract-types.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const api = resolve(here, '..');
-const contractSrc = resolve(api, '../../packages/contract/src');
 const target = join(api, 'src/openapi/field-docs.ts');
-const require = createRequire(import.meta.url);
-const ts = require('typescript');
 
 /** Every exported `…Schema` of the contract whose fields are documented. */
 function schemaNames() {
@@ -31,35 +32,9 @@ function schemaNames() {
 
 function generate() {
   const names = schemaNames();
-  const entry = join(contractSrc, '__field_docs__.ts');
-  const source = [
-    "import type { z } from 'zod';",
-    "import type * as C from './index';",
-    ...names.map(
-      (name) =>
-        `export type ${name} = z.${/Create|Update|Query/.test(name) ? 'input' : 'output'}<typeof C.${name}>;`,
-    ),
-  ].join('\n');
-  const options = {
-    target: ts.ScriptTarget.ES2023,
-    module: ts.ModuleKind.Preserve,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: [],
-  };
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version) =>
-    resolve(name) === entry
-      ? ts.createSourceFile(name, source, version)
-      : getSourceFile(name, version);
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = (name) => resolve(name) === entry || fileExists(name);
-  const program = ts.createProgram([entry], options, host);
-  const checker = program.getTypeChecker();
-  const file = program.getSourceFile(entry);
+  const { checker, aliases } = contractTypes(
+    names.map((name) => [name, name, /Create|Update|Query/.test(name) ? 'input' : 'output']),
+  );
 
   // An intersection too: a `passthrough()` object is its fields and an index signature.
   const isObjectLiteral = (type) =>
@@ -96,13 +71,11 @@ function generate() {
   };
 
   const docs = {};
-  for (const statement of file.statements) {
-    if (!ts.isTypeAliasDeclaration(statement)) continue;
-    const type = checker.getTypeAtLocation(statement.name);
+  for (const [name, type] of aliases) {
     const objects = objectsIn(type);
     if (objects.length !== 1) continue;
     const fields = collect(objects[0], '', {});
-    if (Object.keys(fields).length > 0) docs[statement.name.text] = fields;
+    if (Object.keys(fields).length > 0) docs[name] = fields;
   }
   return `// Generated from @boxoffice/contract by scripts/generate-field-docs.mjs: do not edit, run
 // \`pnpm --filter @boxoffice/api run generate:field-docs\` after changing the contract.

@@ -7,14 +7,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
+import { contractTypes, ts } from '../../contract/scripts/contract-types.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const sdk = resolve(here, '..');
-const contractSrc = resolve(sdk, '../contract/src');
 const target = join(sdk, 'src/resources/types.ts');
-const require = createRequire(import.meta.url);
-const ts = require('typescript');
 
 /** [exported name, schema, side]: what the SDK receives (`output`) or sends (`input`). */
 const TYPES = [
@@ -45,48 +42,11 @@ const TYPES = [
   ['WebhookEndpointUpdateParams', 'WebhookEndpointUpdateSchema', 'input'],
 ];
 
-/** The types, computed by the compiler from the contract's sources. */
-function computeTypes() {
-  const entry = join(contractSrc, '__sdk_types__.ts');
-  const source = [
-    "import type { z } from 'zod';",
-    "import type * as C from './index';",
-    ...TYPES.map(([name, schema, side]) => `export type ${name} = z.${side}<typeof C.${schema}>;`),
-  ].join('\n');
-  const options = {
-    target: ts.ScriptTarget.ES2023,
-    module: ts.ModuleKind.Preserve,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: [],
-  };
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, version) =>
-    resolve(name) === entry
-      ? ts.createSourceFile(name, source, version)
-      : getSourceFile(name, version);
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = (name) => resolve(name) === entry || fileExists(name);
-  const program = ts.createProgram([entry], options, host);
-  const checker = program.getTypeChecker();
-  const file = program.getSourceFile(entry);
-  const aliases = new Map();
-  for (const statement of file.statements) {
-    if (ts.isTypeAliasDeclaration(statement)) {
-      aliases.set(statement.name.text, checker.getTypeAtLocation(statement.name));
-    }
-  }
-  return { checker, aliases };
-}
-
 /** Fields the contract gives no description: every field must have one, for the editors. */
 const undocumented = [];
 
 function generate() {
-  const { checker, aliases } = computeTypes();
+  const { checker, aliases } = contractTypes(TYPES);
   const F = ts.TypeFormatFlags;
   const flags = F.NoTruncation | F.UseSingleQuotesForStringLiteralType;
   const str = (type) => checker.typeToString(type, undefined, flags);
