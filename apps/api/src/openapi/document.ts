@@ -445,7 +445,7 @@ export async function buildOpenApiDocument(version: string): Promise<Json> {
         title: 'Boxoffice API',
         version,
         description: guides.description,
-        contact: { name: 'Boxoffice developer support', url: 'https://boxoffice.example/support' },
+        contact: { name: 'Boxoffice developer support' },
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: SERVER_URL_PLACEHOLDER, description: 'This server' }],
