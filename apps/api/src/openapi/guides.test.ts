@@ -130,7 +130,10 @@ describe('referenceGuides', () => {
     );
     expect(tags.map((tag) => tag.name)).toEqual(Object.keys(contract));
     expect(new Set(tags.map((tag) => tag.name))).toEqual(used);
-    for (const tag of tags) expect(tag.description, tag.name).toMatch(/^[A-Z].{40,}\.$/s);
+    for (const tag of tags) {
+      expect(tag.description, tag.name).toMatch(/^[A-Z].{40,}\.$/s);
+      expect(tag['x-displayName'], tag.name).toMatch(/^[A-Z][a-z -]+$/);
+    }
   });
 
   it('without docs/api.md, still describes the API and says where the guides are', () => {

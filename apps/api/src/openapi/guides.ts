@@ -37,7 +37,8 @@ const EXAMPLE_BASE_URL = `https://boxoffice.example.com${API_BASE_PATH}`;
 
 export interface ReferenceGuides {
   description: string;
-  tags: Array<{ name: string; description: string }>;
+  /** `x-displayName`: what the reference shows for the tag (`checkins` → Check-ins). */
+  tags: Array<{ name: string; description: string; 'x-displayName': string }>;
 }
 
 export interface CodeSample {
@@ -207,6 +208,18 @@ ${checkIn}
 \`\`\``;
 }
 
+/** Each router's name as people write it. */
+const TAG_TITLES: Record<string, string> = {
+  events: 'Events',
+  tiers: 'Ticket tiers',
+  orders: 'Orders',
+  tickets: 'Tickets',
+  attendees: 'Attendees',
+  checkins: 'Check-ins',
+  payouts: 'Payouts',
+  webhookEndpoints: 'Webhook endpoints',
+};
+
 /** What docs/api.md's Resources section says of each, in a sentence or two, by router. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   events:
@@ -242,6 +255,7 @@ export function buildReferenceGuides(apiGuide: string | undefined): ReferenceGui
     description: [INTRODUCTION, quickStart(), guides].join('\n\n'),
     tags: Object.keys(contract).map((name) => ({
       name,
+      'x-displayName': TAG_TITLES[name] ?? name,
       description: TAG_DESCRIPTIONS[name] ?? '',
     })),
   };
