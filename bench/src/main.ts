@@ -57,7 +57,8 @@ const failures: string[] = [];
 // ---------------------------------------------------------------------------------------------
 // Servers
 
-function oursEnvironment(config: BenchConfig, databaseUrl: string, port: number) {
+/** What both servers are started with: production mode, the port, the database and its pool. */
+function serverEnvironment(config: BenchConfig, databaseUrl: string, port: number) {
   return {
     ...baseChildEnvironment(),
     NODE_ENV: 'production',
@@ -65,6 +66,12 @@ function oursEnvironment(config: BenchConfig, databaseUrl: string, port: number)
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     DB_POOL_MAX: String(config.poolMax),
+  };
+}
+
+function oursEnvironment(config: BenchConfig, databaseUrl: string, port: number) {
+  return {
+    ...serverEnvironment(config, databaseUrl, port),
     RATE_LIMIT_READS_PER_MINUTE: NO_RATE_LIMIT,
     RATE_LIMIT_WRITES_PER_MINUTE: NO_RATE_LIMIT,
     // Logging is part of the server's cost; its output goes nowhere.
@@ -101,14 +108,7 @@ async function startLimit(config: BenchConfig, databaseUrl: string): Promise<Ser
     name: 'bare server',
     args: ['src/bare-server.ts'],
     cwd: benchDir,
-    env: {
-      ...baseChildEnvironment(),
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      DB_POOL_MAX: String(config.poolMax),
-    },
+    env: serverEnvironment(config, databaseUrl, port),
     port,
   });
 }

@@ -59,3 +59,15 @@ ca_bundle() {
 image_size_mb() {
   podman image inspect --format '{{.Size}}' "$1" | awk '{ printf "%d\n", $1 / 1000000 }'
 }
+
+# Builds the image unless SKIP_BUILD=1, then runs one of the checks (a script beside this one)
+# against this machine's PostgreSQL and Redis, and says how long it all took.
+run_check() {
+  local script="$1" what="$2" started=$SECONDS
+  [[ "${SKIP_BUILD:-}" == 1 ]] || "$repo_root/scripts/container/build.sh"
+  export BOXOFFICE_IMAGE
+  export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+  export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+  node "$repo_root/scripts/container/$script"
+  log "$what: $((SECONDS - started)) s"
+}

@@ -6,15 +6,13 @@
 // Started by rolling-deploy.sh; on its own:
 //
 //   node scripts/container/rolling-deploy.mjs  (BOXOFFICE_IMAGE, DATABASE_URL, REDIS_URL)
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { freePort, podman, psql, sleep } from './lib.mjs';
 
-const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
 const image = process.env.BOXOFFICE_IMAGE ?? 'localhost/boxoffice-api:local';
 const serverUrl = new URL(
@@ -32,36 +30,6 @@ const CRASH = process.env.ROLLING_CRASH !== '0';
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
 const log = (message) => process.stderr.write(`[rolling +${elapsed()}] ${message}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function podman(...args) {
-  const { stdout } = await run('podman', args, { maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
-}
-
-/** Runs one statement; it goes on psql's stdin, as a list of ids can outgrow an argument. */
-function psql(sql, url = serverUrl) {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'psql',
-      [url.toString(), '-v', 'ON_ERROR_STOP=1', '-Atq', '-f', '-'],
-      { maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout) => (error ? reject(error) : resolve(stdout.trim())),
-    );
-    child.stdin.end(sql);
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const name = `boxoffice_rolling_${Date.now()}_${randomBytes(3).toString('hex')}`;
 const password = randomBytes(12).toString('hex');
@@ -246,8 +214,8 @@ const replicaLogs = [];
 
 async function main() {
   const setup = Date.now();
-  await psql(`create role "${name}" login password '${password}'`);
-  await psql(`create database "${name}" owner "${name}"`);
+  await psql(`create role "${name}" login password '${password}'`, serverUrl);
+  await psql(`create database "${name}" owner "${name}"`, serverUrl);
   await cli('migrate');
   const org = await cli('org', 'create', '--name', 'Rolling Hall', '--plan', 'pro');
   const { key } = await cli('key', 'create', '--org', org.id, '--scopes', 'read,checkins:write');
@@ -394,7 +362,7 @@ try {
   loadRunning = false;
   nginx?.kill('SIGTERM');
   for (const r of replicas) await podman('rm', '--force', '--ignore', r.container).catch(() => {});
-  await psql(`drop database if exists "${name}" with (force)`).catch(() => undefined);
-  await psql(`drop role if exists "${name}"`).catch(() => undefined);
+  await psql(`drop database if exists "${name}" with (force)`, serverUrl).catch(() => undefined);
+  await psql(`drop role if exists "${name}"`, serverUrl).catch(() => undefined);
   if (workDir) await rm(workDir, { recursive: true, force: true });
 }

@@ -13,10 +13,4 @@ command -v nginx >/dev/null || {
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
 }
-started=$SECONDS
-[[ "${SKIP_BUILD:-}" == 1 ]] || "$repo_root/scripts/container/build.sh"
-export BOXOFFICE_IMAGE
-export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
-export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
-node "$repo_root/scripts/container/rolling-deploy.mjs"
-log "rolling deploy test: $((SECONDS - started)) s"
+run_check rolling-deploy.mjs "rolling deploy test"

@@ -5,12 +5,9 @@
 // Started by verify.sh (which builds the image first); on its own:
 //
 //   node scripts/container/verify.mjs   (BOXOFFICE_IMAGE, DATABASE_URL, REDIS_URL as in verify.sh)
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { promisify } from 'node:util';
+import { freePort, podman, psql, run, sleep } from './lib.mjs';
 
-const run = promisify(execFile);
 const image = process.env.BOXOFFICE_IMAGE ?? 'localhost/boxoffice-api:local';
 const serverUrl = new URL(
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -28,28 +25,6 @@ function check(ok, what, detail = '') {
     log(`FAIL ${what}${detail ? `: ${detail}` : ''}`);
   }
 }
-
-async function podman(...args) {
-  const { stdout } = await run('podman', args, { maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
-}
-
-async function psql(sql) {
-  await run('psql', [serverUrl.toString(), '-v', 'ON_ERROR_STOP=1', '-qc', sql]);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // A database and a role of this run's own, with a password that must never reach the logs.
 const name = `boxoffice_container_${Date.now()}_${randomBytes(3).toString('hex')}`;
@@ -77,8 +52,8 @@ const cli = async (...args) =>
   JSON.parse(await podman('run', '--rm', ...runFlags, image, 'node', 'dist/cli.js', ...args));
 
 async function main() {
-  await psql(`create role "${name}" login password '${password}'`);
-  await psql(`create database "${name}" owner "${name}"`);
+  await psql(`create role "${name}" login password '${password}'`, serverUrl);
+  await psql(`create database "${name}" owner "${name}"`, serverUrl);
 
   const first = (await cli('migrate')).applied;
   const second = (await cli('migrate')).applied;
@@ -215,8 +190,8 @@ try {
   log(`FAIL ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   await podman('rm', '--force', '--ignore', container).catch(() => undefined);
-  await psql(`drop database if exists "${name}" with (force)`).catch(() => undefined);
-  await psql(`drop role if exists "${name}"`).catch(() => undefined);
+  await psql(`drop database if exists "${name}" with (force)`, serverUrl).catch(() => undefined);
+  await psql(`drop role if exists "${name}"`, serverUrl).catch(() => undefined);
 }
 log(failures === 0 ? `passed in ${elapsed()}` : `${failures} check(s) failed`);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -7,10 +7,4 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_podman
-started=$SECONDS
-[[ "${SKIP_BUILD:-}" == 1 ]] || "$repo_root/scripts/container/build.sh"
-export BOXOFFICE_IMAGE
-export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
-export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
-node "$repo_root/scripts/container/verify.mjs"
-log "container build and verification: $((SECONDS - started)) s"
+run_check verify.mjs "container build and verification"
