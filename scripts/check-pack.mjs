@@ -227,21 +227,14 @@ async function main() {
           !key.startsWith('npm_') || ['npm_config_registry', 'npm_config_cache'].includes(key),
       ),
     );
-    await run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--no-package-lock',
-        '--loglevel=error',
-        sdkTarball,
-        '@types/node@20',
-        // The oldest TypeScript the README promises; the repository's own is checked too.
-        'typescript@5.0',
-      ],
-      { cwd: project, env },
-    );
+    const npmInstall = (...specs) =>
+      run(
+        'npm',
+        ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', ...specs],
+        { cwd: project, env },
+      );
+    // The oldest TypeScript the README promises; the repository's own is checked too.
+    await npmInstall(sdkTarball, '@types/node@20', 'typescript@5.0');
     for (const name of ['@boxoffice/contract', 'zod', '@ts-rest/core']) {
       if (existsSync(join(project, 'node_modules', name))) {
         throw new Error(`installing the SDK brought ${name} along: it should need nothing`);
@@ -283,18 +276,7 @@ async function main() {
     }
 
     console.log('check:pack: installing the contract tarball and loading it (ESM and CommonJS)');
-    await run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--no-package-lock',
-        '--loglevel=error',
-        contractTarball,
-      ],
-      { cwd: project, env },
-    );
+    await npmInstall(contractTarball);
     await run(
       process.execPath,
       [

@@ -38,6 +38,13 @@ export type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
 
 const id = z.object({ id: TextSchema });
 
+/** A message handed to the queue (202), or why not: no such endpoint or message, or disabled. */
+const queuedResponses = {
+  202: z.object({ data: z.object({ message_id: z.string() }) }),
+  404: ErrorSchema,
+  409: ErrorSchema,
+};
+
 /** Settings → Webhooks: the organisation's endpoints, their secrets and their deliveries. */
 export const webhookRoutes = {
   listWebhooks: {
@@ -111,11 +118,7 @@ export const webhookRoutes = {
     path: '/webhooks/:id/test',
     pathParams: id,
     body: c.noBody(),
-    responses: {
-      202: z.object({ data: z.object({ message_id: z.string() }) }),
-      404: ErrorSchema,
-      409: ErrorSchema,
-    },
+    responses: queuedResponses,
     summary: 'Send a `webhook.test` event to the endpoint',
   },
   listWebhookMessages: {
@@ -130,11 +133,7 @@ export const webhookRoutes = {
     path: '/webhook-messages/:id/resend',
     pathParams: id,
     body: c.noBody(),
-    responses: {
-      202: z.object({ data: z.object({ message_id: z.string() }) }),
-      404: ErrorSchema,
-      409: ErrorSchema,
-    },
+    responses: queuedResponses,
     summary: 'Send a message again (same id and body)',
   },
 } as const;
