@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { API_BASE_PATH } from '@boxoffice/contract';
-import { buildOpenApiDocument, SERVER_URL_PLACEHOLDER } from '../openapi/document';
+import { buildOpenApiDocument } from '../openapi/document';
+import { SERVER_URL_PLACEHOLDER } from '../openapi/server-url';
 
 interface Built {
-  /** The serialised document around its server URL. */
-  before: Buffer;
-  after: Buffer;
-  /** The hash of both, which each answer's ETag extends with its server URL. */
+  /** The serialised document, cut at each place its server URL goes. */
+  parts: Buffer[];
+  /** The hash of the parts, which each answer's ETag extends with its server URL. */
   digest: string;
 }
 
@@ -29,7 +29,7 @@ function serverUrl(req: Request): string {
 /**
  * `GET /openapi.json`, generated and serialised once, on the first request (not at start: the
  * generator and the document cost start-up time every instance would pay), then answered from
- * buffers: only the server URL differs between answers. An `ETag` lets clients revalidate
+ * buffers: only the server URL (in `servers` and the code samples) differs between answers. An `ETag` lets clients revalidate
  * without downloading it again.
  */
 export function openApiEndpoint(version: string): RequestHandler {
@@ -38,12 +38,10 @@ export function openApiEndpoint(version: string): RequestHandler {
     if (!built) {
       built = buildOpenApiDocument(version).then((document) => {
         const parts = JSON.stringify(document).split(SERVER_URL_PLACEHOLDER);
-        const [before, after] = parts;
-        if (parts.length !== 2 || before === undefined || after === undefined) {
-          throw new Error('the OpenAPI document must hold its server URL placeholder once');
-        }
-        const digest = createHash('sha256').update(before).update(after).digest('base64url');
-        return { before: Buffer.from(before), after: Buffer.from(after), digest };
+        if (parts.length < 2) throw new Error('the OpenAPI document names no server URL');
+        const hash = createHash('sha256');
+        for (const part of parts) hash.update(part).update('\0');
+        return { parts: parts.map((part) => Buffer.from(part)), digest: hash.digest('base64url') };
       });
       // A failed generation is tried again by the next request.
       built.catch(() => (built = undefined));
@@ -51,7 +49,7 @@ export function openApiEndpoint(version: string): RequestHandler {
     return built;
   };
   return async (req, res) => {
-    const { before, after, digest } = await build();
+    const { parts, digest } = await build();
     const url = serverUrl(req);
     const etag = `"${createHash('sha256').update(digest).update(url).digest('base64url').slice(0, 27)}"`;
     res.set({ ETag: etag, 'Cache-Control': 'no-cache', Vary: 'Host' });
@@ -63,9 +61,10 @@ export function openApiEndpoint(version: string): RequestHandler {
       res.status(304).end();
       return;
     }
-    // The URL is plain (PLAIN_HOST), so it needs no escaping inside its JSON string.
+    // The URL is plain (PLAIN_HOST), so it needs no escaping inside the document's strings.
+    const between = Buffer.from(url);
     res
       .type('application/json; charset=utf-8')
-      .send(Buffer.concat([before, Buffer.from(url), after]));
+      .send(Buffer.concat(parts.flatMap((part, i) => (i === 0 ? [part] : [between, part]))));
   };
 }

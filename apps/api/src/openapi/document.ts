@@ -12,11 +12,9 @@ import {
 } from './examples';
 import { FIELD_DOCS } from './field-docs';
 import { codeSamples, referenceGuides } from './guides';
+import { SERVER_URL_PLACEHOLDER } from './server-url';
 
 type Json = Record<string, unknown>;
-
-/** Stands for the absolute server URL, filled in per request by the endpoint. */
-export const SERVER_URL_PLACEHOLDER = '{{server_url}}';
 
 const isZod = (value: unknown): value is ZodTypeAny =>
   typeof value === 'object' && value !== null && '_def' in value && 'safeParse' in value;

@@ -9,6 +9,7 @@ import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from './document';
+import { SERVER_URL_PLACEHOLDER } from './server-url';
 import {
   API_GUIDE,
   buildReferenceGuides,
@@ -115,8 +116,8 @@ describe('referenceGuides', () => {
     expect(quickStart).toMatch(/new Boxoffice\(\{\n\s+apiKey: .*\n\s+baseURL: /);
     expect(quickStart).toMatch(/for await \(const event of client\.events\.list\(/);
     expect(quickStart).toContain('await client.checkins.create({ ticket_id: ');
-    expect(quickStart).toContain("curl -G 'https://boxoffice.example.com/api/v1/events'");
-    expect(quickStart).toContain("curl -X POST 'https://boxoffice.example.com/api/v1/checkins'");
+    expect(quickStart).toContain(`curl -G '${SERVER_URL_PLACEHOLDER}/events'`);
+    expect(quickStart).toContain(`curl -X POST '${SERVER_URL_PLACEHOLDER}/checkins'`);
   });
 
   it('describes one tag per router, named as the document tags its operations', async () => {
@@ -167,7 +168,7 @@ describe('codeSamples', () => {
       const url = route.path.replace(':id', '[a-z]+_…');
       const method = route.method === 'GET' ? '(-G )?' : `-X ${route.method} `;
       expect(curl!.source).toMatch(
-        new RegExp(`^curl ${method}'https://boxoffice\\.example\\.com/api/v1${url}' \\\\\n`),
+        new RegExp(`^curl ${method}'\\{\\{server_url\\}\\}${url}' \\\\\n`),
       );
       expect(curl!.source).toContain('-H "Authorization: Bearer $BOXOFFICE_API_KEY"');
       expect(curl!.source.includes('Idempotency-Key'), key).toBe(route.method === 'POST');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_BASE_PATH, contract } from '@boxoffice/contract';
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
+import { SERVER_URL_PLACEHOLDER } from './server-url';
 
 /**
  * What the API reference at `/docs` shows besides the operations: the guides of docs/api.md as
@@ -33,7 +34,7 @@ export function locateApiGuide(dir: string = moduleDir): string | undefined {
   return apiGuideCandidates(dir).find((candidate) => existsSync(candidate));
 }
 
-const EXAMPLE_BASE_URL = `https://boxoffice.example.com${API_BASE_PATH}`;
+const EXAMPLE_BASE_URL = SERVER_URL_PLACEHOLDER;
 
 export interface ReferenceGuides {
   description: string;
@@ -155,8 +156,7 @@ The Boxoffice API v1 gives programs the organisation's events, ticket tiers, ord
 attendees, check-ins, payouts and webhook endpoints, as JSON over HTTPS under \`${API_BASE_PATH}\`.
 Every operation is listed in this reference with its parameters, its answers and samples in
 TypeScript (the Boxoffice SDK) and curl; the guides here describe the behaviour around them, which
-the schemas cannot say. The samples use \`https://boxoffice.example.com\`: put this server's address
-in its place.`;
+the schemas cannot say. The samples call this server, at \`${SERVER_URL_PLACEHOLDER}\`.`;
 
 /** The quick start's TypeScript, type-checked against the SDK with the operations' samples. */
 const QUICK_START_TYPESCRIPT = `import { Boxoffice } from '@boxoffice/sdk';

@@ -145,6 +145,10 @@ describe('the OpenAPI document', () => {
     expect(proxied.etag).not.toBe(local.etag);
     expect((await ask('api.example.com:8443', proxied.etag)).status).toBe(304);
     expect((await ask('evil"host')).body!.servers[0].url).toBe('/api/v1');
+    // The code samples call the same address.
+    const samples = JSON.stringify(proxied.body!.paths['/events'].get['x-codeSamples']);
+    expect(samples).toContain('http://api.example.com:8443/api/v1/events');
+    expect(JSON.stringify(proxied.body)).not.toContain('{{server_url}}');
   });
 
   it('names every resource, body and list as a component, each field described', () => {
