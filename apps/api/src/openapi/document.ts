@@ -278,15 +278,32 @@ function errorResponse(status: number, codes: string[], operation: OperationFact
   };
 }
 
-function successDescription(key: string, route: AppRoute, status: number): string {
-  const noun = key.split('.')[0]!;
-  if (route.method === 'GET' && !route.path.endsWith('/:id')) {
-    return `A page of ${noun}: \`data\`, with \`next_cursor\` for the next page.`;
+/** How a resource is named in the document's prose. */
+interface Nouns {
+  /** `check-ins` */
+  plural: string;
+  /** `check-in` */
+  singular: string;
+  /** The description of its `id` path parameter. */
+  id: string;
+}
+
+/** What a successful answer holds, in words. */
+function successDescription(
+  operation: OperationFacts,
+  route: AppRoute,
+  status: number,
+  nouns: Nouns,
+): string {
+  if (route.method === 'GET' && !operation.hasId) {
+    return operation.hasCursor
+      ? `A page of ${nouns.plural}: \`data\`, with \`next_cursor\` for the next page.`
+      : `A page of ${nouns.plural}: \`data\`, with \`total\` for how many there are.`;
   }
-  if (status === 201) return 'Created. The answer is the new object.';
-  if (route.method === 'PATCH') return 'Updated. The answer is the object as it is now.';
+  if (status === 201) return `Created. The answer is the new ${nouns.singular}.`;
+  if (route.method === 'PATCH') return `Updated. The answer is the ${nouns.singular} as it is now.`;
   if (route.method === 'DELETE') return 'Deleted.';
-  return 'The object.';
+  return `The ${nouns.singular}.`;
 }
 
 /**
@@ -317,7 +334,7 @@ function operationFacts(key: string, route: AppRoute): OperationFacts {
 }
 
 /** Rewrites one generated operation with what the contract's zod schemas cannot say. */
-function complete(key: string, route: AppRoute, generated: Json, idDocs: Json): Json {
+function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): Json {
   const operation = operationFacts(key, route);
   const scope = (route.metadata as { scope: string }).scope;
   const responses: Json = {};
@@ -337,7 +354,7 @@ function complete(key: string, route: AppRoute, generated: Json, idDocs: Json): 
     const example = operationExamples[key as OperationKey] as OperationExample | undefined;
     const media = (response.content as Record<string, Json>)['application/json']!;
     responses[statusText] = {
-      description: successDescription(key, route, status),
+      description: successDescription(operation, route, status, nouns),
       headers,
       content: {
         'application/json': { ...media, ...(example && { example: example.response }) },
@@ -354,7 +371,7 @@ function complete(key: string, route: AppRoute, generated: Json, idDocs: Json): 
 
   const parameters = ((generated.parameters as Json[] | undefined) ?? []).map((parameter) => {
     if (parameter.in === 'path' && parameter.name === 'id') {
-      return { ...parameter, description: idDocs[key.split('.')[0]!] ?? 'The object’s id.' };
+      return { ...parameter, description: nouns.id };
     }
     const schema = parameter.schema as Json;
     // A list of values travels comma-separated (`status=draft,published`).
@@ -452,11 +469,17 @@ export async function buildOpenApiDocument(version: string): Promise<Json> {
     { setOperationId: 'concatenated-path' },
   ) as unknown as Json;
 
-  const idDocs: Json = {};
-  for (const key of routes.keys()) {
-    const router = key.split('.')[0]!;
-    const doc = FIELD_DOCS[`${itemName(router)}Schema`]?.id;
-    if (doc) idDocs[router] = doc;
+  const nouns = new Map<string, Nouns>();
+  for (const [key, route] of routes) {
+    const [router, name] = key.split('.') as [string, string];
+    if (name !== 'get') continue;
+    const singular = (route.summary ?? '').replace(/^Get (an?|the) /, '');
+    const tag = guides.tags.find((candidate) => candidate.name === router);
+    nouns.set(router, {
+      singular,
+      plural: tag ? tag['x-displayName'].toLowerCase() : router,
+      id: FIELD_DOCS[`${itemName(router)}Schema`]?.id ?? `The ${singular}'s id.`,
+    });
   }
 
   const paths: Json = {};
@@ -464,7 +487,10 @@ export async function buildOpenApiDocument(version: string): Promise<Json> {
     paths[path] = Object.fromEntries(
       Object.entries(item).map(([method, operation]) => {
         const key = (operation as Json).operationId as string;
-        return [method, complete(key, routes.get(key)!, operation as Json, idDocs)];
+        return [
+          method,
+          complete(key, routes.get(key)!, operation as Json, nouns.get(key.split('.')[0]!)!),
+        ];
       }),
     );
   }
