@@ -109,7 +109,8 @@ function describeFields(schema: Json, docs: Readonly<Record<string, string>>, pr
   const properties = schema.properties as Record<string, Json> | undefined;
   for (const [field, property] of Object.entries(properties ?? {})) {
     const doc = docs[`${prefix}${field}`];
-    if (doc && !property.$ref) property.description = doc;
+    // Beside a `$ref` too (3.1 allows it): the field says what the named type means here.
+    if (doc) property.description = doc;
     const nested = (property.items as Json | undefined) ?? property;
     if (nested.properties) describeFields(nested, docs, `${prefix}${field}.`);
   }

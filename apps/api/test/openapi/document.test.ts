@@ -187,7 +187,7 @@ describe('the OpenAPI document', () => {
         for (const [field, property] of Object.entries(
           (variant.properties ?? {}) as Record<string, Json | boolean>,
         )) {
-          if (typeof property === 'boolean' || property.$ref) continue;
+          if (typeof property === 'boolean') continue;
           if (
             !property.description &&
             !(property.anyOf as Json[] | undefined)?.some((p) => p.$ref)
