@@ -1,17 +1,13 @@
-import type { AppRoute, AppRouter } from '@ts-rest/core';
+import type { AppRoute } from '@ts-rest/core';
 import { generateSchema } from '@anatine/zod-openapi';
 import * as schemas from '@boxoffice/contract';
 import { contract } from '@boxoffice/contract';
 import type { ZodTypeAny } from 'zod';
 import { errorCodesOf, ERROR_CODES, type OperationFacts } from './error-codes';
-import {
-  errorExamples,
-  operationExamples,
-  type OperationExample,
-  type OperationKey,
-} from './examples';
+import { errorExamples, operationExamples } from './examples';
 import { FIELD_DOCS } from './field-docs';
 import { codeSamples, referenceGuides } from './guides';
+import { OPERATIONS, type OperationKey } from './operations';
 import { SERVER_URL_PLACEHOLDER } from './server-url';
 
 type Json = Record<string, unknown>;
@@ -62,13 +58,6 @@ const canonical = (value: unknown): string =>
       : inner,
   );
 
-const routesOf = (router: AppRouter, prefix = ''): Array<[string, AppRoute]> =>
-  Object.entries(router).flatMap(([key, value]) =>
-    'method' in value
-      ? [[`${prefix}${key}`, value as AppRoute] as [string, AppRoute]]
-      : routesOf(value, `${prefix}${key}.`),
-  );
-
 /** `webhookEndpoints` → `WebhookEndpoint`. */
 const itemName = (router: string) => `${router[0]!.toUpperCase()}${router.slice(1, -1)}`;
 
@@ -79,7 +68,7 @@ function components(): Component[] {
     found.push({ name, exportName, schema: generateSchema(zod, output) as Json });
   };
   // List envelopes first: a list's schema is matched before the item inside it.
-  for (const [key, route] of routesOf(contract)) {
+  for (const [key, route] of OPERATIONS) {
     if (route.method === 'GET' && !route.path.endsWith('/:id')) {
       add(`${itemName(key.split('.')[0]!)}List`, route.responses[200] as ZodTypeAny, true);
     }
@@ -352,7 +341,7 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
     if (operation.method === 'POST')
       headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
     if (operation.hasCursor) headers.Link = headerRef('Link');
-    const example = operationExamples[key as OperationKey] as OperationExample | undefined;
+    const example = operationExamples[key as OperationKey];
     const media = (response.content as Record<string, Json>)['application/json']!;
     responses[statusText] = {
       description: successDescription(operation, route, status, nouns),
@@ -391,7 +380,7 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
   };
   if (generated.requestBody) {
     const body = generated.requestBody as { content: Record<string, Json> };
-    const example = operationExamples[key as OperationKey] as OperationExample | undefined;
+    const example = operationExamples[key as OperationKey];
     const examples = example?.requests;
     out.requestBody = {
       required: true,
@@ -449,7 +438,7 @@ function sharedResponses(): Json {
  */
 export async function buildOpenApiDocument(version: string): Promise<Json> {
   const { generateOpenApi } = await import('@ts-rest/open-api');
-  const routes = new Map(routesOf(contract));
+  const routes = new Map<string, AppRoute>(OPERATIONS);
   const named = components();
   const byShape = new Map(named.map((component) => [canonical(component.schema), component.name]));
 

@@ -1,19 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
-import { contract, ErrorSchema, EventCreateSchema } from '@boxoffice/contract';
+import type { AppRoute } from '@ts-rest/core';
+import { ErrorSchema, EventCreateSchema } from '@boxoffice/contract';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { describeZodError } from '../http/validation';
 import { errorExamples, operationExamples, type OperationExample } from './examples';
+import { OPERATIONS } from './operations';
 
-/** Every route of a router, keyed `<router>.<route>`, however deep the routers nest. */
-function routesOf(router: AppRouter, prefix = ''): [string, AppRoute][] {
-  return Object.entries(router).flatMap(([name, entry]) =>
-    isAppRoute(entry) ? [[`${prefix}${name}`, entry]] : routesOf(entry, `${prefix}${name}.`),
-  );
-}
-
-const routes = routesOf(contract);
+const routes = OPERATIONS;
 const examples = operationExamples as Readonly<Record<string, OperationExample>>;
 
 const isSchema = (value: unknown): value is z.ZodTypeAny =>

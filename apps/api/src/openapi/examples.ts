@@ -2,7 +2,6 @@ import type {
   Attendee,
   Checkin,
   CheckinCreate,
-  Contract,
   Event,
   EventCreate,
   EventUpdate,
@@ -17,6 +16,7 @@ import type {
   WebhookEndpointUpdate,
   WebhookEndpointWithSecret,
 } from '@boxoffice/contract';
+import type { OperationKey } from './operations';
 
 // Examples for the OpenAPI document. They describe one small world, so that a reader can follow an
 // id from one operation to the next: one organisation's festival in Bristol, its two ticket tiers,
@@ -46,11 +46,6 @@ export interface OperationExample {
   requests?: Readonly<Record<string, RequestExample>>;
   response: unknown;
 }
-
-/** An operation of the contract, `<router>.<route>`: `events.list`, `webhookEndpoints.delete`. */
-export type OperationKey = {
-  [R in keyof Contract]: `${R}.${Extract<keyof Contract[R], string>}`;
-}[keyof Contract];
 
 /** A failure as the server answers it: the status and the `{ error, code }` body. */
 export interface ErrorExample {

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { contract } from '@boxoffice/contract';
-import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from './document';
+import { OPERATIONS } from './operations';
 import { SERVER_URL_PLACEHOLDER } from './server-url';
 import {
   API_GUIDE,
@@ -25,12 +25,7 @@ const apiRoot = fileURLToPath(new URL('../..', import.meta.url));
 const repoRoot = path.resolve(apiRoot, '../..');
 const source = await readFile(path.join(repoRoot, API_GUIDE), 'utf8');
 
-function routesOf(router: AppRouter, prefix = ''): Array<[string, AppRoute]> {
-  return Object.entries(router).flatMap(([key, value]) =>
-    isAppRoute(value) ? [[`${prefix}${key}`, value]] : routesOf(value, `${prefix}${key}.`),
-  );
-}
-const routes = routesOf(contract);
+const routes = OPERATIONS;
 
 /** The headings of some Markdown outside its code blocks, as `[depth, text]`. */
 function headings(markdown: string): Array<[number, string]> {

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_BASE_PATH, contract } from '@boxoffice/contract';
-import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
+import type { AppRoute } from '@ts-rest/core';
+import { OPERATIONS } from './operations';
 import { SERVER_URL_PLACEHOLDER } from './server-url';
 
 /**
@@ -289,17 +290,7 @@ export function referenceGuides(): ReferenceGuides {
  * Code samples
  * -------------------------------------------------------------------------------------------- */
 
-/** The contract's routes by operation key (`events.list`), the generator's operation ids. */
-function routesOf(router: AppRouter, prefix = ''): Map<string, AppRoute> {
-  const routes = new Map<string, AppRoute>();
-  for (const [key, value] of Object.entries(router)) {
-    if (isAppRoute(value)) routes.set(`${prefix}${key}`, value);
-    else for (const entry of routesOf(value, `${prefix}${key}.`)) routes.set(...entry);
-  }
-  return routes;
-}
-
-const routes = routesOf(contract);
+const routes = new Map<string, AppRoute>(OPERATIONS);
 
 /** Ids as docs/api.md writes them: the type prefix, and an ellipsis for the rest. */
 const EVENT_ID = 'evt_…';

@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { contract } from '@boxoffice/contract';
-import type { AppRoute, AppRouter } from '@ts-rest/core';
+import type { AppRoute } from '@ts-rest/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/openapi/error-codes';
+import { OPERATIONS } from '../../src/openapi/operations';
 import { LISTS } from '../fixtures';
 import { checkedResponses, takeViolations } from '../response-recorder';
 import { call, startTestServer, type TestServer } from '../setup';
@@ -37,13 +37,6 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-const routesOf = (router: AppRouter, prefix = ''): Array<[string, AppRoute]> =>
-  Object.entries(router).flatMap(([key, value]) =>
-    'method' in value
-      ? [[`${prefix}${key}`, value as AppRoute] as [string, AppRoute]]
-      : routesOf(value, `${prefix}${key}.`),
-  );
-
 const operations = (): Array<[string, string, Json]> =>
   Object.entries(document.paths as Record<string, Json>).flatMap(([route, item]) =>
     Object.entries(item).map(([method, operation]): [string, string, Json] => [
@@ -65,9 +58,9 @@ const resolve = (node: Json): Json =>
 
 describe('the OpenAPI document', () => {
   it('has one operation per route of the contract, with the id the contract gives it', () => {
-    const expected = routesOf(contract)
-      .map(([key, route]) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')} ${key}`)
-      .sort();
+    const expected = OPERATIONS.map(
+      ([key, route]) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')} ${key}`,
+    ).sort();
     const found = operations()
       .map(
         ([method, route, operation]) => `${method.toUpperCase()} ${route} ${operation.operationId}`,
@@ -231,7 +224,7 @@ describe('the OpenAPI document', () => {
 
   it('declares the headers, the Idempotency-Key and the scope of every operation', () => {
     const schemes = document.components.securitySchemes as Record<string, Json>;
-    const routes = new Map(routesOf(contract));
+    const routes = new Map<string, AppRoute>(OPERATIONS);
     for (const [method, route, operation] of operations()) {
       const where = `${method} ${route}`;
       const scope = (routes.get(operation.operationId)!.metadata as { scope: string }).scope;
