@@ -19,6 +19,9 @@ export const itemEnvelope = <T extends z.ZodTypeAny>(item: T) => z.object({ data
 export type Scope = 'read' | 'write' | 'checkins:write';
 export const SCOPES = ['read', 'write', 'checkins:write'] as const satisfies readonly Scope[];
 export type RateLimitClass = 'read' | 'write';
+/** The rate-limit bucket of a request: GET (and HEAD) count as reads, everything else as writes. */
+export const rateLimitClassOf = (method: string): RateLimitClass =>
+  method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 export interface RouteMetadata {
   scope: Scope;
 }

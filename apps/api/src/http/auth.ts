@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
-import type { RateLimitClass, RouteMetadata } from '@boxoffice/contract';
+import { rateLimitClassOf, type RateLimitClass, type RouteMetadata } from '@boxoffice/contract';
 import { AppError } from '../core/errors';
 import { authenticateKey } from '../modules/api-keys/api-key.service';
 import type { AttemptLimiter } from './attempt-limit';
 import { clientAddress } from './client-address';
-import { rateLimitClassOf, rateLimitHeaders, type RateLimits } from './rate-limit';
+import { rateLimitHeaders, type RateLimits } from './rate-limit';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 

@@ -103,7 +103,3 @@ export const rateLimitHeaders = (state: RateLimitState): Record<string, string> 
   'X-RateLimit-Remaining': String(state.remaining),
   'X-RateLimit-Reset': String(state.resetSeconds),
 });
-
-/** GET (and HEAD) count as reads; everything else as writes. */
-export const rateLimitClassOf = (method: string): RateLimitClass =>
-  method === 'GET' || method === 'HEAD' ? 'read' : 'write';

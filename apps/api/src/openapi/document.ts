@@ -1,7 +1,7 @@
 import type { AppRoute } from '@ts-rest/core';
 import { generateSchema } from '@anatine/zod-openapi';
 import * as schemas from '@boxoffice/contract';
-import { contract } from '@boxoffice/contract';
+import { contract, rateLimitClassOf } from '@boxoffice/contract';
 import type { ZodTypeAny } from 'zod';
 import { errorCodesOf, ERROR_CODES, type OperationFacts } from './error-codes';
 import { errorExamples, operationExamples } from './examples';
@@ -306,12 +306,6 @@ const SCOPE_SCHEMES: Record<string, string> = {
   'checkins:write': 'checkinsWriteKey',
 };
 
-const SCOPE_TEXT: Record<string, string> = {
-  read: 'Needs the `read` scope; counts against the read rate limit.',
-  write: 'Needs the `write` scope; counts against the write rate limit.',
-  'checkins:write': 'Needs the `checkins:write` scope; counts against the write rate limit.',
-};
-
 function operationFacts(key: string, route: AppRoute): OperationFacts {
   const query = route.query as { shape?: Record<string, unknown> } | null | undefined;
   return {
@@ -327,6 +321,7 @@ function operationFacts(key: string, route: AppRoute): OperationFacts {
 function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): Json {
   const operation = operationFacts(key, route);
   const scope = (route.metadata as { scope: string }).scope;
+  const example = operationExamples[key as OperationKey];
   const responses: Json = {};
   const generatedResponses = generated.responses as Record<string, Json>;
   for (const [statusText, response] of Object.entries(generatedResponses)) {
@@ -341,7 +336,6 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
     if (operation.method === 'POST')
       headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
     if (operation.hasCursor) headers.Link = headerRef('Link');
-    const example = operationExamples[key as OperationKey];
     const media = (response.content as Record<string, Json>)['application/json']!;
     responses[statusText] = {
       description: successDescription(operation, route, status, nouns),
@@ -352,10 +346,9 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
     };
   }
   for (const [status, codes] of errorCodesOf(operation)) {
-    const shared =
-      PROTOCOL_STATUSES.includes(status) || [401, 402, 403, 429, 500, 503].includes(status);
+    const shared = SHARED_NAMES[status];
     responses[String(status)] = shared
-      ? { $ref: `#/components/responses/${sharedResponseName(status)}` }
+      ? { $ref: `#/components/responses/${shared}` }
       : errorResponse(status, codes, operation);
   }
 
@@ -372,7 +365,12 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
 
   const out: Json = {
     ...generated,
-    description: [route.description, SCOPE_TEXT[scope]].filter(Boolean).join('\n\n'),
+    description: [
+      route.description,
+      `Needs the \`${scope}\` scope; counts against the ${rateLimitClassOf(route.method)} rate limit.`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     parameters,
     responses,
     security: [{ [SCOPE_SCHEMES[scope]!]: [] }],
@@ -380,7 +378,6 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
   };
   if (generated.requestBody) {
     const body = generated.requestBody as { content: Record<string, Json> };
-    const example = operationExamples[key as OperationKey];
     const examples = example?.requests;
     out.requestBody = {
       required: true,
@@ -396,7 +393,8 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
   return out;
 }
 
-const SHARED_NAMES: Record<number, string> = {
+/** Statuses whose codes are the same on every operation: one shared response each. */
+const SHARED_NAMES: Partial<Record<number, string>> = {
   401: 'Unauthorized',
   402: 'PlanRequired',
   403: 'MissingScope',
@@ -407,7 +405,6 @@ const SHARED_NAMES: Record<number, string> = {
   500: 'InternalError',
   503: 'ServiceUnavailable',
 };
-const sharedResponseName = (status: number) => SHARED_NAMES[status]!;
 
 /** The responses every operation shares: their codes are the same wherever they occur. */
 function sharedResponses(): Json {
@@ -420,8 +417,8 @@ function sharedResponses(): Json {
   };
   const codes = errorCodesOf(any);
   return Object.fromEntries(
-    Object.entries(SHARED_NAMES).map(([status, name]) => [
-      name,
+    Object.entries(SHARED_NAMES).map(([status, name]): [string, Json] => [
+      name!,
       errorResponse(Number(status), codes.get(Number(status))!, any),
     ]),
   );
