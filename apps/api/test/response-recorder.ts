@@ -52,9 +52,10 @@ function load(): Promise<Checker> {
   return checker;
 }
 
-const resolve = (document: Json, node: Json): Json =>
+/** The object a `$ref` (within `document`) points at, or `node` itself. */
+export const resolveRef = (document: Json, node: Json): Json =>
   node.$ref
-    ? resolve(
+    ? resolveRef(
         document,
         (node.$ref as string)
           .slice(2)
@@ -84,9 +85,9 @@ async function check(
     violations.push(`${where}: status not documented for ${found.operation.operationId}`);
     return;
   }
-  const response = resolve(document, declared);
+  const response = resolveRef(document, declared);
   for (const [name, ref] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
-    const header = resolve(document, ref);
+    const header = resolveRef(document, ref);
     const value = res.getHeader(name);
     if (value === undefined) {
       if (header.required) violations.push(`${where}: header ${name} missing`);

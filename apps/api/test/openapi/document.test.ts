@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/openapi/error-codes';
 import { OPERATIONS } from '../../src/openapi/operations';
 import { LISTS } from '../fixtures';
-import { checkedResponses, takeViolations } from '../response-recorder';
+import { checkedResponses, resolveRef, takeViolations } from '../response-recorder';
 import { call, startTestServer, type TestServer } from '../setup';
 
 const run = promisify(execFile);
@@ -46,15 +46,7 @@ const operations = (): Array<[string, string, Json]> =>
     ]),
   );
 
-const resolve = (node: Json): Json =>
-  node.$ref
-    ? resolve(
-        node.$ref
-          .slice(2)
-          .split('/')
-          .reduce((at: Json, key: string) => at[key], document),
-      )
-    : node;
+const resolve = (node: Json): Json => resolveRef(document, node);
 
 describe('the OpenAPI document', () => {
   it('has one operation per route of the contract, with the id the contract gives it', () => {
