@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { API_BASE_PATH } from '@boxoffice/contract';
 import { buildOpenApiDocument } from '../src/openapi/document';
 
 type Json = Record<string, any>;
@@ -42,7 +43,7 @@ function load(): Promise<Checker> {
       ([path, item]) =>
         Object.entries(item).map(([method, operation]) => ({
           method: method.toUpperCase(),
-          pattern: new RegExp(`^/api/v1${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+          pattern: new RegExp(`^${API_BASE_PATH}${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
           pointer: `#/paths/${escape(path)}/${method}`,
           operation: operation as Json,
         })),
@@ -130,7 +131,7 @@ export function checkedResponses(handler: RequestListener): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
-    if (!url.startsWith('/api/v1/') || method === 'HEAD' || method === 'OPTIONS') {
+    if (!url.startsWith(`${API_BASE_PATH}/`) || method === 'HEAD' || method === 'OPTIONS') {
       return handler(req, res);
     }
     const chunks: Buffer[] = [];

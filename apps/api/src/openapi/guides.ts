@@ -35,8 +35,6 @@ export function locateApiGuide(dir: string = moduleDir): string | undefined {
   return apiGuideCandidates(dir).find((candidate) => existsSync(candidate));
 }
 
-const EXAMPLE_BASE_URL = SERVER_URL_PLACEHOLDER;
-
 export interface ReferenceGuides {
   description: string;
   /** `x-displayName`: what the reference shows for the tag (`checkins` → Check-ins). */
@@ -164,7 +162,7 @@ const QUICK_START_TYPESCRIPT = `import { Boxoffice } from '@boxoffice/sdk';
 
 const client = new Boxoffice({
   apiKey: process.env['BOXOFFICE_API_KEY'],
-  baseURL: '${EXAMPLE_BASE_URL}',
+  baseURL: '${SERVER_URL_PLACEHOLDER}',
 });
 
 // Every published event: the loop follows the pages' cursors.
@@ -477,7 +475,7 @@ function typescript(key: string, call: Call): string {
 
 const client = new Boxoffice({
   apiKey: process.env['BOXOFFICE_API_KEY'],
-  baseURL: '${EXAMPLE_BASE_URL}',
+  baseURL: '${SERVER_URL_PLACEHOLDER}',
 });
 
 ${call.note ? comment(call.note) : ''}${body}`;
@@ -501,7 +499,7 @@ function curl(key: string, input: Record<string, unknown> = {}): string {
   // that is not safe in a URL as it is (a `+` of a time offset) is encoded by curl.
   const method = route.method === 'GET' ? (query.length ? '-G ' : '') : `-X ${route.method} `;
   const lines = [
-    `curl ${method}${shellQuote(`${EXAMPLE_BASE_URL}${pathname}`)}`,
+    `curl ${method}${shellQuote(`${SERVER_URL_PLACEHOLDER}${pathname}`)}`,
     `-H "Authorization: Bearer $BOXOFFICE_API_KEY"`,
     ...query.map(([name, value]) => {
       const text = Array.isArray(value) ? value.join(',') : String(value);
