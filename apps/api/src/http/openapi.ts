@@ -29,8 +29,8 @@ function serverUrl(req: Request): string {
 /**
  * `GET /openapi.json`, generated and serialised once, on the first request (not at start: the
  * generator and the document cost start-up time every instance would pay), then answered from
- * buffers: only the server URL (in `servers` and the code samples) differs between answers. An `ETag` lets clients revalidate
- * without downloading it again.
+ * buffers: only the server URL (in `servers` and the code samples) differs between answers. An
+ * `ETag` lets clients revalidate without downloading it again.
  */
 export function openApiEndpoint(version: string): RequestHandler {
   let built: Promise<Built> | undefined;

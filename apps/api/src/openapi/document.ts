@@ -58,8 +58,10 @@ const canonical = (value: unknown): string =>
       : inner,
   );
 
+const capitalised = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
+
 /** `webhookEndpoints` → `WebhookEndpoint`. */
-const itemName = (router: string) => `${router[0]!.toUpperCase()}${router.slice(1, -1)}`;
+const itemName = (router: string) => capitalised(router.slice(0, -1));
 
 function components(): Component[] {
   const found: Component[] = [];
@@ -530,7 +532,7 @@ function webhookPayloads(): Json {
   const types = schemas.WEBHOOK_EVENT_TYPES as readonly string[];
   return Object.fromEntries(
     types.map((type) => {
-      const object = `${type.split('.')[0]![0]!.toUpperCase()}${type.split('.')[0]!.slice(1)}`;
+      const object = capitalised(type.split('.')[0]!);
       return [
         type,
         {
