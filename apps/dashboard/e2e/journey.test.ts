@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browserSuite } from './suite';
+import { startWebhookReceiver } from './webhook-receiver';
 
 /**
  * The dashboard in a real browser against the real API server: sign up, generate a key, see the
@@ -253,18 +252,8 @@ describe('dashboard journey', () => {
   });
 
   it('adds a webhook endpoint, sends it a test event and shows the delivery', async () => {
-    // A receiver on loopback, answering 200 to whatever comes.
-    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-    const receiver: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/boxoffice`;
+    const receiver = await startWebhookReceiver('/boxoffice');
+    const { url, received } = receiver;
     try {
       await page
         .getByRole('navigation', { name: 'Settings' })
@@ -314,7 +303,7 @@ describe('dashboard journey', () => {
       await expect.poll(() => received.length, { timeout: 10_000 }).toBe(2);
       expect(received[1]!.headers['webhook-id']).toBe(event.id);
     } finally {
-      await new Promise((resolve) => receiver.close(resolve));
+      await receiver.close();
     }
   });
 

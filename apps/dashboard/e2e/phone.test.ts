@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from './api-server';
 import { browserSuite } from './suite';
+import { startWebhookReceiver } from './webhook-receiver';
 
 /**
  * Every screen of the dashboard on a phone (360 and 390 px wide, as a phone lays pages out): the
@@ -180,13 +179,10 @@ describe('the dashboard on a phone', () => {
     await page.getByRole('button', { name: 'Stay on Pro' }).click();
 
     // Webhooks: the empty page, the secret dialog, an endpoint with a long URL and a delivery.
-    const receiver = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(200).end('ok'));
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const port = (receiver.address() as AddressInfo).port;
-    const url = `http://127.0.0.1:${port}/hooks/${'riverside-box-office-door-sync-'.repeat(4)}`;
+    const receiver = await startWebhookReceiver(
+      `/hooks/${'riverside-box-office-door-sync-'.repeat(4)}`,
+    );
+    const { url } = receiver;
     try {
       await page
         .getByRole('navigation', { name: 'Settings' })
@@ -219,7 +215,7 @@ describe('the dashboard on a phone', () => {
         .toBe(1);
       await fitsEveryWidth('14-webhook-deliveries');
     } finally {
-      await new Promise((resolve) => receiver.close(resolve));
+      await receiver.close();
     }
 
     await page.goto(`${origin}/dashboard/settings/nothing-here`);
