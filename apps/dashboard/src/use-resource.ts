@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 export type Resource<T> =
   { status: 'loading' } | { status: 'error'; error: unknown } | { status: 'ready'; data: T };
@@ -6,26 +6,35 @@ export type Resource<T> =
 /**
  * Loads `load()` on mount and on `reload()`. `load` must be stable (defined outside the component
  * or memoised). `update` edits the loaded data in place after a successful change.
+ *
+ * A reload keeps what is shown until its answer replaces it (a refresh does not blank the table),
+ * and the answer of the latest request wins: an earlier one that arrives later is dropped, while
+ * a reload never throws away the answer of one still under way.
  */
 export function useResource<T>(load: () => Promise<T>) {
   const [resource, setResource] = useState<Resource<T>>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const requested = useRef(0);
+  const shown = useRef(0);
 
-  useEffect(() => {
-    let current = true;
-    load().then(
-      (data) => current && setResource({ status: 'ready', data }),
-      (error: unknown) => current && setResource({ status: 'error', error }),
-    );
-    return () => {
-      current = false;
+  const fetch = useCallback(() => {
+    const request = ++requested.current;
+    const show = (next: Resource<T>) => {
+      if (request <= shown.current) return;
+      shown.current = request;
+      setResource(next);
     };
-  }, [load, attempt]);
+    load().then(
+      (data) => show({ status: 'ready', data }),
+      (error: unknown) => show({ status: 'error', error }),
+    );
+  }, [load]);
+
+  useEffect(fetch, [fetch]);
 
   const reload = useCallback(() => {
-    setResource({ status: 'loading' });
-    setAttempt((n) => n + 1);
-  }, []);
+    setResource((previous) => (previous.status === 'ready' ? previous : { status: 'loading' }));
+    fetch();
+  }, [fetch]);
   const update = useCallback((change: (data: T) => T) => {
     setResource((previous) =>
       previous.status === 'ready' ? { status: 'ready', data: change(previous.data) } : previous,
