@@ -2,11 +2,17 @@ import { APIPromise, type RawAnswer } from './api-promise';
 
 /** The list envelope of the API. */
 export interface ListEnvelope<Item> {
+  /** This page's items, in the list's order. */
   data: Item[];
+  /** Every match of the filters; on a page reached with a cursor, the count when the walk began. */
   total: number;
+  /** This page's number, from 1; on a page reached with a cursor, its place in the walk. */
   page: number;
+  /** The most items a page holds, as asked. */
   limit: number;
+  /** Send as `cursor`, with the same filters, for the next page; `null` after the last page. */
   next_cursor: string | null;
+  /** Where the next sync starts: pass it as `updated_since` (`since` for check-ins). */
   sync_checkpoint: string;
 }
 
@@ -51,9 +57,16 @@ function fetching<Item>(
  * asks for a page past the end.
  */
 export class Page<Item> implements AsyncIterable<Item> {
+  /** This page's items, in the list's order. */
   readonly data: Item[];
+  /**
+   * How many items match the filters; on pages after the first, the count when the walk began
+   * (pages do not recount).
+   */
   readonly total: number;
+  /** This page's number, from 1; on a page reached with a cursor, its place in the walk. */
   readonly page: number;
+  /** The most items a page holds: the `limit` asked for (default 20). */
   readonly limit: number;
   /**
    * Where the next page starts, or `null` after the last one. Store it to resume a walk later
@@ -72,6 +85,7 @@ export class Page<Item> implements AsyncIterable<Item> {
   readonly requestId: string | undefined;
   private readonly cursorless: boolean;
 
+  /** Made by `list()` and `getNextPage()`: there is no need to make one. */
   constructor(
     envelope: ListEnvelope<Item>,
     response: Response,
@@ -88,13 +102,30 @@ export class Page<Item> implements AsyncIterable<Item> {
     this.requestId = response.headers.get('x-request-id') ?? undefined;
   }
 
-  /** Whether items remain after this page (no empty last request is ever needed). */
+  /**
+   * Whether items remain after this page (no empty last request is ever needed).
+   *
+   * @example
+   * ```ts
+   * let page = await client.payouts.list({ status: 'paid' });
+   * while (page.hasNextPage()) page = await page.getNextPage();
+   * ```
+   */
   hasNextPage(): boolean {
     if (this.cursorless) return this.data.length > 0 && this.page * this.limit < this.total;
     return this.nextCursor !== null;
   }
 
-  /** The next page; throws if there is none (check `hasNextPage()` first). */
+  /**
+   * The next page, with the same filters; throws if there is none (check `hasNextPage()` first).
+   * Nothing is asked for ahead: one request, when called.
+   *
+   * @example
+   * ```ts
+   * const first = await client.orders.list({ status: 'completed', limit: 100 });
+   * const second = first.hasNextPage() ? await first.getNextPage() : undefined;
+   * ```
+   */
   async getNextPage(): Promise<Page<Item>> {
     if (!this.hasNextPage()) {
       throw new Error('No next page: check hasNextPage() before calling getNextPage().');
@@ -110,12 +141,26 @@ export class Page<Item> implements AsyncIterable<Item> {
    * as soon as the server names it (in the headers, before the body), so the server prepares it
    * while this one is read: at most one request runs ahead, and a loop that stops early may leave
    * that one unused.
+   *
+   * @example
+   * ```ts
+   * const first = await client.tickets.list({ event_id: 'evt_…' });
+   * for await (const page of first.iterPages()) console.log(page.page, page.data.length);
+   * ```
    */
   async *iterPages(): AsyncGenerator<Page<Item>, void, undefined> {
     yield* pagesFrom(this, this.fetchPage);
   }
 
-  /** Every item from this page on, fetching pages as the loop reaches them. */
+  /**
+   * Every item from this page on, fetching pages as the loop reaches them (as `iterPages()` does).
+   *
+   * @example
+   * ```ts
+   * const page = await client.attendees.list({ event_id: 'evt_…' });
+   * for await (const attendee of page) console.log(attendee.first_name, attendee.checked_in);
+   * ```
+   */
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     for await (const page of this.iterPages()) yield* page.data;
   }
@@ -153,6 +198,7 @@ async function* pagesFrom<Item>(
  * pages, or call `.iterPages()` to go page by page.
  */
 export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
+  /** Made by `list()`, which sends the first page's request: there is no need to make one. */
   constructor(fetchPage: PageFetcher<Item>) {
     super(
       fetchPage(undefined).then(({ data, response, text }) => ({
@@ -163,11 +209,32 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     );
   }
 
+  /**
+   * Every page of the list, from the first. While the loop waits for a page, the next one is asked
+   * for as soon as the server names it, so at most one request runs ahead (see `Page#iterPages`).
+   *
+   * @example
+   * ```ts
+   * for await (const page of client.tickets.list({ event_id: 'evt_…' }).iterPages()) {
+   *   console.log(`page ${page.page}: ${page.data.length} tickets`);
+   * }
+   * ```
+   */
   async *iterPages(): AsyncGenerator<Page<Item>, void, undefined> {
     const first = await this;
     yield* first.iterPages();
   }
 
+  /**
+   * Every item of the list, across pages: `for await` over `list()` itself.
+   *
+   * @example
+   * ```ts
+   * for await (const attendee of client.attendees.list({ event_id: 'evt_…', limit: 100 })) {
+   *   console.log(attendee.first_name, attendee.last_name, attendee.checked_in);
+   * }
+   * ```
+   */
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     const first = await this;
     yield* first;
