@@ -17,6 +17,7 @@ import { Tiers } from './resources/tiers';
 import { WebhookEndpoints } from './resources/webhook-endpoints';
 import { Webhooks } from './webhooks';
 
+/** The `baseURL` when neither the option nor `BOXOFFICE_BASE_URL` gives one: a local server. */
 export const DEFAULT_BASE_URL = 'http://localhost:3000/api/v1';
 
 /** A derived client's link to the rate-limit picture of the client it came from. */
@@ -38,6 +39,7 @@ function runtimeName(): string {
   return g.navigator?.userAgent ? 'browser' : 'unknown';
 }
 
+/** The options of `new Boxoffice({ … })` and `client.withOptions({ … })`; all are optional. */
 export interface ClientOptions {
   /** `bxo_live_…`; defaults to `process.env.BOXOFFICE_API_KEY`. */
   apiKey?: string | undefined;
@@ -100,6 +102,7 @@ export class Boxoffice {
   readonly checkins: Checkins;
   /** Payouts: `list`, `get`. */
   readonly payouts: Payouts;
+  /** Webhook endpoints: `list`, `get`, `create`, `update`, `delete` (with the `write` scope). */
   readonly webhookEndpoints: WebhookEndpoints;
   /** Verifies and parses webhook deliveries: `unwrap(rawBody, headers, secret)`. */
   readonly webhooks = new Webhooks();
@@ -108,6 +111,20 @@ export class Boxoffice {
   private readonly engine: Engine;
   private readonly options: ClientOptions;
 
+  /**
+   * A client for one API key. Without options it reads `BOXOFFICE_API_KEY` and
+   * `BOXOFFICE_BASE_URL` from the environment (the base URL defaults to `DEFAULT_BASE_URL`). Throws
+   * a `BoxofficeError` without an API key or a `fetch`, in a browser (unless
+   * `dangerouslyAllowBrowser`), or for an invalid option.
+   *
+   * @example
+   * ```ts
+   * const client = new Boxoffice({
+   *   apiKey: process.env['BOXOFFICE_API_KEY'], // the default; can be omitted
+   *   baseURL: 'https://boxoffice.example.com/api/v1',
+   * });
+   * ```
+   */
   constructor(options: ClientOptions = {}) {
     const { [SHARED_WINDOWS]: sharedWindows, ...own } = options as InternalOptions;
     this.options = own;
