@@ -27,18 +27,37 @@ export type WebhookEvent =
       [T in WebhookEventType]: {
         /** The message id, also the `webhook-id` header: the same on every retry. */
         id: string;
+        /**
+         * The event type, e.g. `order.created`: it says what `data.object` is. A `webhook.test` is
+         * sent only on request (the dashboard's "Send test event"), whatever the endpoint's
+         * `events`.
+         */
         type: T;
+        /** When the change was made (ISO-8601, UTC); for a `webhook.test`, when asked for. */
         created_at: string;
+        /** What changed. */
         data: {
+          /** The object after the change, as `get` gives it; for a `webhook.test`, the endpoint. */
           object: ObjectOf[T extends `${infer O extends keyof ObjectOf}.${string}` ? O : never];
         };
       };
     }[WebhookEventType]
   | {
+      /** The message id, also the `webhook-id` header: the same on every retry. */
       id: string;
+      /**
+       * The event type, e.g. `order.created`: it says what `data.object` is. A `webhook.test` is
+       * sent only on request (the dashboard's "Send test event"), whatever the endpoint's
+       * `events`.
+       */
       type: 'webhook.test';
+      /** When the change was made (ISO-8601, UTC); for a `webhook.test`, when asked for. */
       created_at: string;
-      data: { object: WebhookEndpoint };
+      /** What changed. */
+      data: {
+        /** The object after the change, as `get` gives it; for a `webhook.test`, the endpoint. */
+        object: WebhookEndpoint;
+      };
     };
 
 /** A delivery that is not what the endpoint's secret signed, or is too old (or new) to accept. */
@@ -48,8 +67,13 @@ export class WebhookVerificationError extends BoxofficeError {
 
 /** The request's headers: a fetch `Headers`, or a Node.js `IncomingHttpHeaders`-like object. */
 export type WebhookHeaders =
-  { get(name: string): string | null } | Record<string, string | string[] | undefined>;
+  | {
+      /** The value of the header `name` (any case), or `null`: as a fetch `Headers` answers. */
+      get(name: string): string | null;
+    }
+  | Record<string, string | string[] | undefined>;
 
+/** What `unwrap` accepts besides the delivery: the tolerance on its timestamp, and a clock. */
 export interface UnwrapOptions {
   /** How far `webhook-timestamp` may be from now, in seconds (default 300). */
   toleranceSeconds?: number;
@@ -88,6 +112,17 @@ export class Webhooks {
    * The event of a delivery, once its signature and timestamp check out; otherwise a
    * `WebhookVerificationError`. Pass the body exactly as received (the raw bytes or text, before
    * any JSON parsing) and the endpoint's secret. During a secret rotation either secret works.
+   *
+   * @example
+   * ```ts
+   * // In a fetch handler: `request` is the delivery's Request.
+   * const event = await client.webhooks.unwrap(
+   *   await request.text(),
+   *   request.headers,
+   *   process.env.BOXOFFICE_WEBHOOK_SECRET!,
+   * );
+   * if (event.type === 'checkin.created') console.log(event.data.object.gate);
+   * ```
    */
   async unwrap(
     rawBody: string | Uint8Array,
