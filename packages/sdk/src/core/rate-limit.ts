@@ -5,7 +5,12 @@ export type RateLimitClass = 'read' | 'write';
 
 /** What the client last learned about one class's window from the server's headers. */
 export interface RateLimitSnapshot {
+  /** Requests per window (`X-RateLimit-Limit`); undefined until an answer has told. */
   limit: number | undefined;
+  /**
+   * Requests left in the current window, as the client counts them: the server's
+   * `X-RateLimit-Remaining`, less the calls sent since; undefined until an answer has told.
+   */
   remaining: number | undefined;
   /** Epoch milliseconds at which the current window ends, as estimated from `X-RateLimit-Reset`. */
   resetAt: number | undefined;

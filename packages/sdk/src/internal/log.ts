@@ -1,10 +1,18 @@
+/** How much the client logs: each level includes those before it; `off` logs nothing. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /** Anything with these four methods: `console`, pino, winston… */
 export interface Logger {
+  /** A message at level `error`. */
   error(message: string, ...rest: unknown[]): void;
+  /** A message at level `warn`: a setting the client could not use, such as `BOXOFFICE_LOG`. */
   warn(message: string, ...rest: unknown[]): void;
+  /** A message at level `info`: a failed attempt and the retry that follows. */
   info(message: string, ...rest: unknown[]): void;
+  /**
+   * A message at level `debug`: each attempt (its headers go along as a second argument, the API
+   * key cut short), its answer, and each call held back for the rate limit.
+   */
   debug(message: string, ...rest: unknown[]): void;
 }
 
