@@ -2,6 +2,7 @@ import { parseRetryAfter } from './retry';
 
 /** The root of every error the SDK throws. */
 export class BoxofficeError extends Error {
+  /** The error's class (`NotFoundError`, `RateLimitError`, …), as logs and stack traces show it. */
   override name = 'BoxofficeError';
 }
 
@@ -20,6 +21,7 @@ export class APIError extends BoxofficeError {
   override name = 'APIError';
   /** The HTTP status; undefined when no response arrived. */
   readonly status: number | undefined;
+  /** The response's headers; undefined when no response arrived. */
   readonly headers: Headers | undefined;
   /** The parsed response body, as sent. */
   readonly body: unknown;
@@ -30,6 +32,21 @@ export class APIError extends BoxofficeError {
   /** `X-Request-Id` of the response: quote it when reporting a problem. */
   readonly requestId: string | undefined;
 
+  /**
+   * An error of a response: its `status`, parsed `body` and `headers`; `message` is used when the
+   * body has no `error`. The client makes these; a test can too (`APIError.generate` picks the
+   * subclass of a status).
+   *
+   * @example
+   * ```ts
+   * const err = new NotFoundError(
+   *   404,
+   *   { error: 'event not found', code: 'not_found' },
+   *   undefined,
+   *   new Headers({ 'x-request-id': 'req_…' }),
+   * );
+   * ```
+   */
   constructor(
     status: number | undefined,
     body: unknown,
@@ -60,7 +77,17 @@ export class APIError extends BoxofficeError {
     return text ?? 'Request failed without a response';
   }
 
-  /** The subclass for an error response. */
+  /**
+   * The error the client throws for an error response: the subclass of its status
+   * (`ConflictError` for a 409, …), or `APIError` for a status without one.
+   *
+   * @example
+   * ```ts
+   * const body = { error: 'ticket already checked in', code: 'already_checked_in' };
+   * const err = APIError.generate(409, body, new Headers());
+   * console.log(err instanceof ConflictError, err.code); // true 'already_checked_in'
+   * ```
+   */
   static generate(status: number, body: unknown, headers: Headers): APIError {
     switch (status) {
       case 400:
@@ -121,6 +148,16 @@ export class RateLimitError extends APIError {
   /** Seconds the server asked to wait (`Retry-After`), when it said. */
   readonly retryAfter: number | undefined;
 
+  /**
+   * As `APIError`'s; `retryAfter` is read from the `Retry-After` header.
+   *
+   * @example
+   * ```ts
+   * const body = { error: 'Rate limit exceeded', code: 'rate_limited' };
+   * const err = new RateLimitError(429, body, undefined, new Headers({ 'retry-after': '30' }));
+   * console.log(err.retryAfter); // 30
+   * ```
+   */
   constructor(
     status: number | undefined,
     body: unknown,
@@ -154,6 +191,18 @@ export class APIConnectionError extends APIError {
   /** The URL the request was sent to, when known. */
   readonly url: string | undefined;
 
+  /**
+   * `url` is where the request went and `cause` what `fetch` threw: both are named in the message
+   * unless `message` is given.
+   *
+   * @example
+   * ```ts
+   * const err = new APIConnectionError({
+   *   url: 'http://localhost:3000/api/v1/events',
+   *   cause: new Error('connect ECONNREFUSED 127.0.0.1:3000'),
+   * });
+   * ```
+   */
   constructor(options: { message?: string; cause?: unknown; url?: string } = {}) {
     const reason = describeCause(options.cause);
     const message =
@@ -169,6 +218,14 @@ export class APIConnectionError extends APIError {
 /** No response within the `timeout` of an attempt (after any retries), or the call's `totalTimeout`. */
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
+  /**
+   * `Request timed out.` unless `message` says more; `url` is where the request went.
+   *
+   * @example
+   * ```ts
+   * const err = new APIConnectionTimeoutError({ url: 'http://localhost:3000/api/v1/events' });
+   * ```
+   */
   constructor(options: { message?: string; url?: string } = {}) {
     super({ message: options.message ?? 'Request timed out.', url: options.url });
   }
@@ -176,6 +233,14 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 /** The caller's `AbortSignal` fired. */
 export class APIUserAbortError extends APIError {
   override name = 'APIUserAbortError';
+  /**
+   * `Request was aborted.` unless `message` says otherwise.
+   *
+   * @example
+   * ```ts
+   * const err = new APIUserAbortError();
+   * ```
+   */
   constructor(options: { message?: string } = {}) {
     super(undefined, undefined, options.message ?? 'Request was aborted.', undefined);
   }
@@ -191,6 +256,21 @@ export class UnexpectedResponseError extends APIError {
   /** The `Content-Type` of the answer, if it had one. */
   readonly contentType: string | undefined;
 
+  /**
+   * The answer's `status`, `headers` and parsed `body`, the `url` asked, and the `problem` with the
+   * body (`not JSON`, `empty`, …), which the message names.
+   *
+   * @example
+   * ```ts
+   * const err = new UnexpectedResponseError({
+   *   status: 200,
+   *   headers: new Headers({ 'content-type': 'text/html' }),
+   *   body: '<!doctype html>…',
+   *   url: 'https://boxoffice.example.com/events',
+   *   problem: 'not JSON',
+   * });
+   * ```
+   */
   constructor(options: {
     status: number;
     headers: Headers;
