@@ -1,5 +1,6 @@
 /** A parsed result together with the raw `Response` it came from. */
 export interface WithResponse<T> {
+  /** The result, as `await` gives it. */
   data: T;
   /** The response; its body has been read into `data` (`.asResponse()` gives a readable one). */
   response: Response;
@@ -21,6 +22,7 @@ export interface RawAnswer<T> {
 export class APIPromise<T> implements PromiseLike<T> {
   private parsed: Promise<T> | undefined;
 
+  /** Made by every method of the client: there is no need to make one. */
   constructor(protected readonly responsePromise: Promise<RawAnswer<T>>) {}
 
   /**
@@ -65,6 +67,15 @@ export class APIPromise<T> implements PromiseLike<T> {
     return this.parsed;
   }
 
+  /**
+   * What `await` calls: the result, or the error the call failed with. The call starts when the
+   * method is called, whether or not anything awaits it.
+   *
+   * @example
+   * ```ts
+   * const event = await client.events.get('evt_…');
+   * ```
+   */
   then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
@@ -72,14 +83,34 @@ export class APIPromise<T> implements PromiseLike<T> {
     return this.result().then(onfulfilled, onrejected);
   }
 
+  /**
+   * As a promise's `catch`: handles the error the call failed with.
+   *
+   * @example
+   * ```ts
+   * const event = await client.events.get('evt_…').catch((err) => {
+   *   if (err instanceof NotFoundError) return null;
+   *   throw err;
+   * });
+   * ```
+   */
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
     return this.result().catch(onrejected);
   }
 
+  /**
+   * As a promise's `finally`: runs once the call has succeeded or failed.
+   *
+   * @example
+   * ```ts
+   * const page = await client.orders.list({ limit: 100 }).finally(() => spinner.stop());
+   * ```
+   */
   finally(onfinally?: (() => void) | null): Promise<T> {
     return this.result().finally(onfinally);
   }
 
+  /** `APIPromise`, as `Object.prototype.toString` shows it. */
   get [Symbol.toStringTag](): string {
     return 'APIPromise';
   }
