@@ -9,8 +9,16 @@ type Scan = Omit<CheckinCreateFields, 'ticket_id' | 'code'>;
 
 /** A check-in names its ticket by exactly one of `ticket_id` and `code`. */
 export type CheckinCreateParams =
-  | (Scan & Required<Pick<CheckinCreateFields, 'ticket_id'>> & { code?: never })
-  | (Scan & Required<Pick<CheckinCreateFields, 'code'>> & { ticket_id?: never });
+  | (Scan &
+      Required<Pick<CheckinCreateFields, 'ticket_id'>> & {
+        /** Not with `ticket_id`: a check-in names its ticket by one of the two. */
+        code?: never;
+      })
+  | (Scan &
+      Required<Pick<CheckinCreateFields, 'code'>> & {
+        /** Not with `code`: a check-in names its ticket by one of the two. */
+        ticket_id?: never;
+      });
 
 /** Check-ins, listed by server receipt time; `since` filters on it. */
 export class Checkins extends Resource<Checkin, CheckinListParams> {
