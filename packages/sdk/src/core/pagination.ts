@@ -12,8 +12,11 @@ export interface ListEnvelope<Item> {
   limit: number;
   /** Send as `cursor`, with the same filters, for the next page; `null` after the last page. */
   next_cursor: string | null;
-  /** Where the next sync starts: pass it as `updated_since` (`since` for check-ins). */
-  sync_checkpoint: string;
+  /**
+   * Where the next sync starts: pass it as `updated_since` (`since` for check-ins). Absent from
+   * the webhook endpoints list, which has no sync.
+   */
+  sync_checkpoint?: string;
 }
 
 /**
@@ -56,7 +59,7 @@ function fetching<Item>(
  * pages after the first). The page knows how to fetch the next one, by its `nextCursor`, and never
  * asks for a page past the end.
  */
-export class Page<Item> implements AsyncIterable<Item> {
+export class Page<Item, Sync extends string | undefined = string> implements AsyncIterable<Item> {
   /** This page's items, in the list's order. */
   readonly data: Item[];
   /**
@@ -76,9 +79,10 @@ export class Page<Item> implements AsyncIterable<Item> {
   /**
    * Where the next sync starts: pass it as `updated_since` (`since` for check-ins) once this walk
    * is done, and every change committed after the walk began comes again. Items changed in the
-   * minute before come twice: de-duplicate by `id`.
+   * minute before come twice: de-duplicate by `id`. (`undefined` on the webhook endpoints list,
+   * which has no sync.)
    */
-  readonly syncCheckpoint: string;
+  readonly syncCheckpoint: Sync;
   /** The raw response of this page. */
   readonly response: Response;
   /** `X-Request-Id` of this page's response. */
@@ -97,7 +101,7 @@ export class Page<Item> implements AsyncIterable<Item> {
     this.limit = envelope.limit;
     this.cursorless = envelope.next_cursor === undefined;
     this.nextCursor = envelope.next_cursor ?? null;
-    this.syncCheckpoint = envelope.sync_checkpoint;
+    this.syncCheckpoint = envelope.sync_checkpoint as Sync;
     this.response = response;
     this.requestId = response.headers.get('x-request-id') ?? undefined;
   }
@@ -126,14 +130,14 @@ export class Page<Item> implements AsyncIterable<Item> {
    * const second = first.hasNextPage() ? await first.getNextPage() : undefined;
    * ```
    */
-  async getNextPage(): Promise<Page<Item>> {
+  async getNextPage(): Promise<Page<Item, Sync>> {
     if (!this.hasNextPage()) {
       throw new Error('No next page: check hasNextPage() before calling getNextPage().');
     }
     const { data, response } = await this.fetchPage(
       this.nextCursor === null ? { page: this.page + 1 } : { cursor: this.nextCursor },
     );
-    return new Page(data, response, this.fetchPage);
+    return new Page<Item, Sync>(data, response, this.fetchPage);
   }
 
   /**
@@ -148,7 +152,7 @@ export class Page<Item> implements AsyncIterable<Item> {
    * for await (const page of first.iterPages()) console.log(page.page, page.data.length);
    * ```
    */
-  async *iterPages(): AsyncGenerator<Page<Item>, void, undefined> {
+  async *iterPages(): AsyncGenerator<Page<Item, Sync>, void, undefined> {
     yield* pagesFrom(this, this.fetchPage);
   }
 
@@ -167,10 +171,10 @@ export class Page<Item> implements AsyncIterable<Item> {
 }
 
 /** `first`, then each page after it (see `Page#iterPages`). */
-async function* pagesFrom<Item>(
-  first: Page<Item>,
+async function* pagesFrom<Item, Sync extends string | undefined>(
+  first: Page<Item, Sync>,
   fetchPage: PageFetcher<Item>,
-): AsyncGenerator<Page<Item>, void, undefined> {
+): AsyncGenerator<Page<Item, Sync>, void, undefined> {
   yield first;
   let page = first;
   let ahead: Fetching<Item> | undefined;
@@ -188,7 +192,7 @@ async function* pagesFrom<Item>(
     else current.onNextCursor = askAhead;
     const { data, response } = await current.answer;
     current.onNextCursor = undefined;
-    page = new Page(data, response, fetchPage);
+    page = new Page<Item, Sync>(data, response, fetchPage);
     yield page;
   }
 }
@@ -197,12 +201,15 @@ async function* pagesFrom<Item>(
  * What `list()` returns: await it for the first `Page`, `for await` over it for every item across
  * pages, or call `.iterPages()` to go page by page.
  */
-export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
+export class PagePromise<Item, Sync extends string | undefined = string>
+  extends APIPromise<Page<Item, Sync>>
+  implements AsyncIterable<Item>
+{
   /** Made by `list()`, which sends the first page's request: there is no need to make one. */
   constructor(fetchPage: PageFetcher<Item>) {
     super(
       fetchPage(undefined).then(({ data, response, text }) => ({
-        data: new Page(data, response, fetchPage),
+        data: new Page<Item, Sync>(data, response, fetchPage),
         response,
         text,
       })),
@@ -220,7 +227,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
    * }
    * ```
    */
-  async *iterPages(): AsyncGenerator<Page<Item>, void, undefined> {
+  async *iterPages(): AsyncGenerator<Page<Item, Sync>, void, undefined> {
     const first = await this;
     yield* first.iterPages();
   }

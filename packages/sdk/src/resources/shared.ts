@@ -35,7 +35,7 @@ export function nextCursorOf(link: string | null): string | undefined {
  * A resource of the API at `path`: its `list` and `get`. Resources that can be written add their
  * own methods on top of `post` and `patch`.
  */
-export class Resource<Item, ListParams extends object> {
+export class Resource<Item, ListParams extends object, Sync extends string | undefined = string> {
   constructor(
     protected readonly engine: Engine,
     protected readonly path: string,
@@ -53,7 +53,7 @@ export class Resource<Item, ListParams extends object> {
    * for await (const ticket of client.tickets.list({ event_id: 'evt_…' })) console.log(ticket.code);
    * ```
    */
-  list(query?: ListParams, options?: RequestOptions): PagePromise<Item> {
+  list(query?: ListParams, options?: RequestOptions): PagePromise<Item, Sync> {
     const {
       page: _page,
       cursor: _cursor,
@@ -62,7 +62,7 @@ export class Resource<Item, ListParams extends object> {
       page?: unknown;
       cursor?: unknown;
     };
-    return new PagePromise<Item>((next, onNextCursor) =>
+    return new PagePromise<Item, Sync>((next, onNextCursor) =>
       this.engine.send<ListEnvelope<Item>>(
         { method: 'GET', path: this.path },
         { query: next ? { ...filters, ...next } : query },

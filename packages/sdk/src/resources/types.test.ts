@@ -46,4 +46,13 @@ describe('resource types', () => {
     expectTypeOf<CheckinCreateParams>().toExtend<Body<C.Contract['checkins']['create']>>();
     expect(refused).toBeTypeOf('function');
   });
+
+  it('give a sync checkpoint on the lists that have one, and none on the webhook endpoints', () => {
+    type SyncOf<P> = P extends PromiseLike<{ syncCheckpoint: infer S }> ? S : never;
+    expectTypeOf<SyncOf<ReturnType<Boxoffice['events']['list']>>>().toEqualTypeOf<string>();
+    expectTypeOf<SyncOf<ReturnType<Boxoffice['checkins']['list']>>>().toEqualTypeOf<string>();
+    expectTypeOf<
+      SyncOf<ReturnType<Boxoffice['webhookEndpoints']['list']>>
+    >().toEqualTypeOf<undefined>();
+  });
 });

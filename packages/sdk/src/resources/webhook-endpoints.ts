@@ -17,8 +17,15 @@ export type {
   WebhookEndpointWithSecret,
 };
 
-/** The URLs the organisation's changes are pushed to (needs the `write` scope). */
-export class WebhookEndpoints extends Resource<WebhookEndpoint, WebhookEndpointListParams> {
+/**
+ * The URLs the organisation's changes are pushed to (needs the `write` scope). Its list pages by
+ * number and has no sync: `syncCheckpoint` is `undefined` on its pages.
+ */
+export class WebhookEndpoints extends Resource<
+  WebhookEndpoint,
+  WebhookEndpointListParams,
+  undefined
+> {
   /**
    * Registers a URL for some event types (`events`), or all (`['*']`, the default). The answer
    * carries the signing `secret`, this once.
