@@ -237,6 +237,25 @@ describe('the deployed server (the image)', () => {
     expect(topLevelPackages(path.join(appDir, 'node_modules'))).toEqual(external);
   });
 
+  it('signs up and in on the dashboard: argon2, native, loads from node_modules', async () => {
+    const account = { email: `owner${Date.now()}@example.com`, password: 'a long passphrase' };
+    const post = (route: string, body: object) =>
+      fetch(`${origin}/dashboard/api${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const signup = await post('/signup', { organisation_name: 'Container Hall', ...account });
+    expect(signup.status, await signup.clone().text()).toBe(201);
+    await signup.arrayBuffer();
+    const login = await post('/login', account);
+    expect(login.status, await login.clone().text()).toBe(200);
+    await login.arrayBuffer();
+    const wrong = await post('/login', { ...account, password: 'not the passphrase' });
+    expect(wrong.status).toBe(401);
+    await wrong.arrayBuffer();
+  });
+
   it("carries docs/api.md where the server reads the API reference's guides", async () => {
     const found = locateApiGuide(path.join(appDir, 'dist'));
     expect(found).toBe(path.join(appDir, 'dist', 'docs', 'api.md'));
