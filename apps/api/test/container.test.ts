@@ -1,52 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../src/db/embedded';
 import { locateApiGuide } from '../src/openapi/guides';
+import { ensureBuilt, exec, pnpm, repoRoot } from './built-server';
 
 /**
  * The server as the image runs it (apps/api/Dockerfile): `pnpm deploy --prod` of the built API
  * with the built dashboard beside it, `node dist/cli.js migrate` as the release step, then
  * `node dist/main.js` in a production environment, stopped with SIGTERM.
  */
-
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-
-/**
- * Built outputs and the sources they come from; the API bundles only its own `src/`, and copies
- * docs/api.md (the API reference's guides) beside the bundle.
- */
-const builds = [
-  { dir: 'apps/api', outputs: ['dist/main.js', 'dist/cli.js'], copies: ['docs/api.md'] },
-  { dir: 'packages/contract', outputs: ['dist/index.js'], copies: [] },
-  { dir: 'packages/dashboard-contract', outputs: ['dist/index.js'], copies: [] },
-];
-
-function newestSource(dir: string, copies: string[]): number {
-  const src = path.join(dir, 'src');
-  const files = readdirSync(src, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-  const others = [path.join(dir, 'package.json'), ...copies.map((f) => path.join(repoRoot, f))];
-  return Math.max(...[...files, ...others].map((f) => statSync(f).mtimeMs));
-}
-
-/** True when every output exists and is newer than its package's sources. */
-function builtAndFresh(): boolean {
-  return builds.every(({ dir, outputs, copies }) => {
-    const root = path.join(repoRoot, dir);
-    const files = outputs.map((output) => path.join(root, output));
-    if (!files.every((file) => existsSync(file))) return false;
-    const built = Math.min(...files.map((file) => statSync(file).mtimeMs));
-    return built >= newestSource(root, copies);
-  });
-}
 
 /** The packages in a node_modules directory, scoped ones as `@scope/name`, sorted. */
 function topLevelPackages(dir: string): string[] {
@@ -58,31 +26,6 @@ function topLevelPackages(dir: string): string[] {
         : [name],
     )
     .sort();
-}
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function exec(file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
-  return new Promise<Result>((resolve, reject) => {
-    const child = spawn(file, args, options);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function pnpm(args: string[]): Promise<void> {
-  const result = await exec('pnpm', args, { cwd: repoRoot });
-  if (result.code !== 0) {
-    throw new Error(`pnpm ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-  }
 }
 
 let appDir = '';
@@ -108,10 +51,7 @@ let stderr = '';
 let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
 beforeAll(async () => {
-  // Under turbo the build ran first (apps/api/turbo.json); run alone, the test builds if needed.
-  if (!builtAndFresh()) {
-    await pnpm(['turbo', 'run', 'build', '--filter=@boxoffice/api', '--output-logs=errors-only']);
-  }
+  await ensureBuilt();
   tempDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-container-'));
   appDir = path.join(tempDir, 'app');
   const dashboardDir = path.join(appDir, 'dashboard');

@@ -6,10 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded';
+import { ensureBuilt } from './built-server';
 
 /**
- * `pnpm start`'s server as a real process on its embedded PostgreSQL, when its start fails: no
- * database may be left running behind it, and the reason is said in words.
+ * `pnpm start`'s server (the built `dist/main.js`) as a real process on its embedded PostgreSQL,
+ * when its start fails: no database may be left running behind it, and the reason is said in
+ * words.
  */
 
 const apiDir = path.resolve(import.meta.dirname, '..');
@@ -20,23 +22,19 @@ interface Run {
   output: () => string;
 }
 
-/** The server's entry point as `pnpm dev` runs it, on the embedded database in `dataDir`. */
+/** The server as `pnpm start` runs it (built), on the embedded database in `dataDir`. */
 function startServer(dataDir: string, port: number): Run {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=@boxoffice/source', 'src/main.ts'],
-    {
-      cwd: apiDir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'pipe',
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: apiDir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
     },
-  );
+    stdio: 'pipe',
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -97,6 +95,8 @@ function occupy(port: number): Promise<Server> {
 }
 
 const linux = process.platform === 'linux';
+
+beforeAll(ensureBuilt, 180_000);
 
 describe.runIf(linux)('start-up failures of the embedded database', { timeout: 120_000 }, () => {
   let dir: string;
