@@ -39,7 +39,8 @@ const origin = `http://127.0.0.1:${port}`;
 const container = `${name.replaceAll('_', '-')}`;
 
 // Production flags: host network (PostgreSQL and Redis listen on loopback), the root filesystem
-// read-only with no writable /tmp either, and the image's own user.
+// read-only with no writable /tmp either, and the image's own user. The run's own Redis keys, so
+// the sign-ups of earlier runs within the hour do not count against this one.
 const runFlags = [
   '--network=host',
   '--read-only',
@@ -48,6 +49,8 @@ const runFlags = [
   `DATABASE_URL=${databaseUrl}`,
   '-e',
   `REDIS_URL=${redisUrl}`,
+  '-e',
+  `REDIS_KEY_PREFIX=${name}`,
 ];
 const cli = async (...args) =>
   JSON.parse(await podman('run', '--rm', ...runFlags, image, 'node', 'dist/cli.js', ...args));

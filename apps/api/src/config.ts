@@ -39,6 +39,11 @@ export const ConfigSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// connection string')
     .optional(),
+  /** The start of every key the server writes to Redis: separates deployments sharing one. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . or -')
+    .default('bxo'),
   RATE_LIMIT_READS_PER_MINUTE: integer(60, 1),
   RATE_LIMIT_WRITES_PER_MINUTE: integer(10, 1),
   BODY_LIMIT_BYTES: integer(100 * 1024, 1024),

@@ -70,6 +70,7 @@ async function serve(
     readsPerMinute: config.RATE_LIMIT_READS_PER_MINUTE,
     writesPerMinute: config.RATE_LIMIT_WRITES_PER_MINUTE,
     redis,
+    keyPrefix: `${config.REDIS_KEY_PREFIX}:rl`,
   });
 
   const metrics = createMetrics({ orm });
@@ -89,7 +90,7 @@ async function serve(
     dashboardDir,
     secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
     hsts: config.NODE_ENV === 'production',
-    attemptLimits: createAttemptLimits({ redis }),
+    attemptLimits: createAttemptLimits({ redis, keyPrefix: config.REDIS_KEY_PREFIX }),
     requestDeadlineMs: config.DB_CONNECT_TIMEOUT_MS + config.DB_QUERY_TIMEOUT_MS,
     isStopping: () => http.draining,
     webhookUrls,
