@@ -200,6 +200,55 @@ describe('dashboard journey', () => {
     await expect.poll(() => eventsStatus(secret), { timeout: 5_000 }).toBe(401);
   });
 
+  it('keeps an uncopied key through Escape after Escape, and shows the next key', async () => {
+    await page.getByLabel('Key name').fill('Door app');
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Your new API key' });
+    await dialog.waitFor();
+    const doorSecret = await dialog.getByLabel('Secret key').inputValue();
+    const asking = dialog.getByRole('alert');
+    // The open dialog is still the modal one, showing the key, whatever the browser did on Escape.
+    const stillShown = async () => {
+      await expect
+        .poll(() => page.evaluate(() => document.querySelector('dialog:modal') !== null))
+        .toBe(true);
+      expect(await dialog.getByLabel('Secret key').inputValue()).toBe(doorSecret);
+    };
+
+    // A keyboard user asks to close, goes back, and again: no click in between, so the browser
+    // may stop keeping the dialog open on Escape (its close-watcher anti-abuse rule).
+    for (let round = 1; round <= 2; round++) {
+      await page.keyboard.press('Escape');
+      await asking.getByText('You have not copied this key.').waitFor();
+      await stillShown();
+      await expect.poll(focusedText, { message: `round ${round}: asking` }).toBe('Back to the key');
+      await page.keyboard.press('Escape');
+      await asking.waitFor({ state: 'detached' });
+      await stillShown();
+    }
+
+    // Closing without copying is still a choice the user makes, and the page is usable after it.
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.getByRole('button', { name: 'Close without copying' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(focusedText).toBe('Generate key');
+
+    // The next key's dialog opens as the first one did.
+    await page.getByLabel('Key name').fill('Nightly sync');
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    await dialog.getByText('Nightly sync').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    const nextSecret = await dialog.getByLabel('Secret key').inputValue();
+    expect(nextSecret).toMatch(/^bxo_live_\S{16,}$/);
+    expect(nextSecret).not.toBe(doorSecret);
+    await expect.poll(focusedText).toBe('Copy');
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('row', { name: /Nightly sync/ }).waitFor();
+  });
+
   it('signs out, refuses a wrong password, and signs in again', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('Sign in').waitFor();
