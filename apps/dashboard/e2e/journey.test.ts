@@ -46,6 +46,12 @@ async function screenshot(name: string): Promise<void> {
 const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? null);
 
+/** Where the page's "API reference" link (within `scope`, else anywhere) leads. */
+const referenceHref = (scope = page.locator('body')) =>
+  scope
+    .getByRole('link', { name: 'API reference', exact: true })
+    .evaluate((link) => (link as HTMLAnchorElement).href);
+
 beforeAll(async () => {
   await mkdir(screenshots, { recursive: true });
   ({ page, origin } = suite);
@@ -55,9 +61,12 @@ describe('dashboard journey', () => {
   it('signs up, generates a key that works only on Pro, and revokes it', async () => {
     await page.goto(`${origin}/dashboard/`);
     await heading('Sign in').waitFor();
+    // The API reference is one link away before signing in, too.
+    expect(await referenceHref()).toBe(`${origin}/docs`);
     await page.getByRole('link', { name: 'Create an organisation' }).click();
     await heading('Create your organisation').waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/signup');
+    expect(await referenceHref()).toBe(`${origin}/docs`);
 
     // Too short a password is caught before anything is sent.
     await page.getByLabel('Organisation name').fill(account.organisation);
@@ -97,6 +106,9 @@ describe('dashboard journey', () => {
     await page.getByText('No API keys yet.').waitFor();
     await page.getByText('0 of 50 active keys.').waitFor();
     await page.getByRole('heading', { name: 'Your organisation is on the Free plan' }).waitFor();
+    expect(await referenceHref(page.getByRole('navigation', { name: 'Developers' }))).toBe(
+      `${origin}/docs`,
+    );
     await screenshot('02-keys-empty');
 
     // Generate a read key; its secret is shown once, in a modal dialog.
