@@ -237,6 +237,7 @@ describe('dashboard journey', () => {
       await page.keyboard.press('Escape');
       await asking.waitFor({ state: 'detached' });
       await stillShown();
+      await expect.poll(focusedText, { message: `round ${round}: back` }).toBe('Copy');
     }
 
     // Closing without copying is still a choice the user makes, and the page is usable after it.
