@@ -46,6 +46,12 @@ async function screenshot(name: string): Promise<void> {
 const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? null);
 
+/** Where the page's "API reference" link (within `scope`, else anywhere) leads. */
+const referenceHref = (scope = page.locator('body')) =>
+  scope
+    .getByRole('link', { name: 'API reference', exact: true })
+    .evaluate((link) => (link as HTMLAnchorElement).href);
+
 beforeAll(async () => {
   await mkdir(screenshots, { recursive: true });
   ({ page, origin } = suite);
@@ -55,9 +61,12 @@ describe('dashboard journey', () => {
   it('signs up, generates a key that works only on Pro, and revokes it', async () => {
     await page.goto(`${origin}/dashboard/`);
     await heading('Sign in').waitFor();
+    // The API reference is one link away before signing in, too.
+    expect(await referenceHref()).toBe(`${origin}/docs`);
     await page.getByRole('link', { name: 'Create an organisation' }).click();
     await heading('Create your organisation').waitFor();
     expect(new URL(page.url()).pathname).toBe('/dashboard/signup');
+    expect(await referenceHref()).toBe(`${origin}/docs`);
 
     // Too short a password is caught before anything is sent.
     await page.getByLabel('Organisation name').fill(account.organisation);
@@ -97,6 +106,9 @@ describe('dashboard journey', () => {
     await page.getByText('No API keys yet.').waitFor();
     await page.getByText('0 of 50 active keys.').waitFor();
     await page.getByRole('heading', { name: 'Your organisation is on the Free plan' }).waitFor();
+    expect(await referenceHref(page.getByRole('navigation', { name: 'Developers' }))).toBe(
+      `${origin}/docs`,
+    );
     await screenshot('02-keys-empty');
 
     // Generate a read key; its secret is shown once, in a modal dialog.
@@ -198,6 +210,56 @@ describe('dashboard journey', () => {
     await screenshot('07-key-revoked');
 
     await expect.poll(() => eventsStatus(secret), { timeout: 5_000 }).toBe(401);
+  });
+
+  it('keeps an uncopied key through Escape after Escape, and shows the next key', async () => {
+    await page.getByLabel('Key name').fill('Door app');
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Your new API key' });
+    await dialog.waitFor();
+    const doorSecret = await dialog.getByLabel('Secret key').inputValue();
+    const asking = dialog.getByRole('alert');
+    // The open dialog is still the modal one, showing the key, whatever the browser did on Escape.
+    const stillShown = async () => {
+      await expect
+        .poll(() => page.evaluate(() => document.querySelector('dialog:modal') !== null))
+        .toBe(true);
+      expect(await dialog.getByLabel('Secret key').inputValue()).toBe(doorSecret);
+    };
+
+    // A keyboard user asks to close, goes back, and again: no click in between, so the browser
+    // may stop keeping the dialog open on Escape (its close-watcher anti-abuse rule).
+    for (let round = 1; round <= 2; round++) {
+      await page.keyboard.press('Escape');
+      await asking.getByText('You have not copied this key.').waitFor();
+      await stillShown();
+      await expect.poll(focusedText, { message: `round ${round}: asking` }).toBe('Back to the key');
+      await page.keyboard.press('Escape');
+      await asking.waitFor({ state: 'detached' });
+      await stillShown();
+      await expect.poll(focusedText, { message: `round ${round}: back` }).toBe('Copy');
+    }
+
+    // Closing without copying is still a choice the user makes, and the page is usable after it.
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.getByRole('button', { name: 'Close without copying' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(focusedText).toBe('Generate key');
+
+    // The next key's dialog opens as the first one did.
+    await page.getByLabel('Key name').fill('Nightly sync');
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    await dialog.getByText('Nightly sync').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    const nextSecret = await dialog.getByLabel('Secret key').inputValue();
+    expect(nextSecret).toMatch(/^bxo_live_\S{16,}$/);
+    expect(nextSecret).not.toBe(doorSecret);
+    await expect.poll(focusedText).toBe('Copy');
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('row', { name: /Nightly sync/ }).waitFor();
   });
 
   it('signs out, refuses a wrong password, and signs in again', async () => {

@@ -108,7 +108,10 @@ describe('referenceGuides', () => {
       description.indexOf('\n# ', description.indexOf('# SDK quick start')),
     );
     expect(quickStart).toContain('npm install @boxoffice/sdk');
-    expect(quickStart).toMatch(/new Boxoffice\(\{\n\s+apiKey: .*\n\s+baseURL: /);
+    expect(quickStart).toContain(`new Boxoffice({ baseURL: '${SERVER_URL_PLACEHOLDER}' })`);
+    // What a new TypeScript project needs before the sample runs.
+    expect(quickStart).toContain('npm pkg set type=module');
+    expect(quickStart).toContain('BOXOFFICE_API_KEY');
     expect(quickStart).toMatch(/for await \(const event of client\.events\.list\(/);
     expect(quickStart).toContain('await client.checkins.create({ ticket_id: ');
     expect(quickStart).toContain(`curl -G '${SERVER_URL_PLACEHOLDER}/events'`);
@@ -192,14 +195,23 @@ describe('codeSamples', () => {
     );
 
     // The samples are files of apps/api as far as the compiler knows (so `@boxoffice/sdk` resolves
-    // as there), with the package's compiler options; nothing is written to disk.
+    // as there), with the package's compiler options but as strict as a new project's: nothing is
+    // written to disk.
     const config = ts.getParsedCommandLineOfConfigFile(
       path.join(apiRoot, 'tsconfig.json'),
       {},
       { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
     );
     expect(config?.errors ?? ['no tsconfig']).toEqual([]);
-    const options = { ...config!.options, noEmit: true };
+    const options: ts.CompilerOptions = {
+      ...config!.options,
+      noEmit: true,
+      // What `tsc --init` (TypeScript 5.9) writes: no Node types, so no `process`; the default
+      // libraries, with the DOM's `console`; exact optional properties.
+      types: [],
+      lib: undefined,
+      exactOptionalPropertyTypes: true,
+    };
     const real = ts.createCompilerHost(options);
     const host: ts.CompilerHost = {
       ...real,

@@ -157,13 +157,17 @@ Every operation is listed in this reference with its parameters, its answers and
 TypeScript (the Boxoffice SDK) and curl; the guides here describe the behaviour around them, which
 the schemas cannot say. The samples call this server, at \`${SERVER_URL_PLACEHOLDER}\`.`;
 
+/**
+ * The client of every TypeScript sample. It reads the key from the environment itself, so a sample
+ * needs no Node types (`tsc --init` leaves them out) and matches the curl samples'.
+ */
+const SDK_CLIENT = `// The API key is read from the BOXOFFICE_API_KEY environment variable.
+const client = new Boxoffice({ baseURL: '${SERVER_URL_PLACEHOLDER}' });`;
+
 /** The quick start's TypeScript, type-checked against the SDK with the operations' samples. */
 const QUICK_START_TYPESCRIPT = `import { Boxoffice } from '@boxoffice/sdk';
 
-const client = new Boxoffice({
-  apiKey: process.env['BOXOFFICE_API_KEY'],
-  baseURL: '${SERVER_URL_PLACEHOLDER}',
-});
+${SDK_CLIENT}
 
 // Every published event: the loop follows the pages' cursors.
 for await (const event of client.events.list({ status: 'published', limit: 100 })) {
@@ -191,7 +195,11 @@ npm install @boxoffice/sdk
 install the tarball: see the SDK's README.)
 
 Make an API key in the dashboard (Settings → API keys) with the \`read\` and \`checkins:write\`
-scopes, then list the published events and check a ticket in:
+scopes, and set the \`BOXOFFICE_API_KEY\` environment variable to it. The samples are ES modules
+with top-level \`await\`: in a new project (\`npm init -y\` makes a CommonJS one), run
+\`npm pkg set type=module\` first. \`tsc --init\` leaves Node's types out (\`"types": []\`), which the
+SDK does not need; code of your own that reads \`process.env\` needs \`npm install -D @types/node\`
+and \`"types": ["node"]\`. Then list the published events and check a ticket in:
 
 \`\`\`ts
 ${QUICK_START_TYPESCRIPT}
@@ -473,10 +481,7 @@ function typescript(key: string, call: Call): string {
   }
   return `import { Boxoffice } from '@boxoffice/sdk';
 
-const client = new Boxoffice({
-  apiKey: process.env['BOXOFFICE_API_KEY'],
-  baseURL: '${SERVER_URL_PLACEHOLDER}',
-});
+${SDK_CLIENT}
 
 ${call.note ? comment(call.note) : ''}${body}`;
 }

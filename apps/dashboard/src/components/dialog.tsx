@@ -3,7 +3,10 @@ import { ErrorMessage } from './feedback';
 
 interface DialogProps {
   title: string;
-  /** Escape, and the dialog's own close buttons, call this; the parent then unmounts the dialog. */
+  /**
+   * Escape, and the dialog's own close buttons, call this; the parent then unmounts the dialog.
+   * The dialog stays open until it does.
+   */
   onClose: () => void;
   children: ReactNode;
   /** `alertdialog` for confirmations of destructive actions. */
@@ -30,14 +33,33 @@ export function Dialog({ title, onClose, children, role }: DialogProps) {
     if (!dialog.open) dialog.showModal();
     // React does not render `autoFocus` as an attribute, so the dialog marks its own start point.
     dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    // Where focus last was inside the dialog, to return to should the browser close it.
+    let focused: HTMLElement | null = null;
+    const focusin = (event: FocusEvent) => {
+      if (event.target instanceof HTMLElement) focused = event.target;
+    };
     const cancel = (event: Event) => {
       // The parent decides: it unmounts the dialog (or keeps it open while busy).
       event.preventDefault();
       onCloseRef.current();
     };
+    const close = () => {
+      // Escapes with no click in between may not be stoppable (Chromium's close-watcher rule
+      // against pages that trap the user): the browser then closes the dialog after the `cancel`
+      // above anyway. The parent still shows it, so it opens again, as the parent left it.
+      if (dialog.open) return;
+      // Taken first: showModal() focuses an element of its own choice.
+      const last = focused && dialog.contains(focused) ? focused : null;
+      dialog.showModal();
+      (last ?? dialog.querySelector<HTMLElement>('[data-autofocus]'))?.focus();
+    };
+    dialog.addEventListener('focusin', focusin);
     dialog.addEventListener('cancel', cancel);
+    dialog.addEventListener('close', close);
     return () => {
+      dialog.removeEventListener('focusin', focusin);
       dialog.removeEventListener('cancel', cancel);
+      dialog.removeEventListener('close', close);
       if (dialog.open) dialog.close();
       if (opener?.isConnected) opener.focus();
     };

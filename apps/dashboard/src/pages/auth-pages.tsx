@@ -32,6 +32,9 @@ function AuthLayout({
         <p className="muted">{intro}</p>
         {children}
         <p className="auth-footer">{footer}</p>
+        <p className="auth-docs muted">
+          Building on the API? Read the <a href="/docs">API reference</a>.
+        </p>
       </div>
     </main>
   );

@@ -333,11 +333,16 @@ function SecretDialog({
   // Closing before copying asks first: the secret cannot be shown again.
   const [asking, setAsking] = useState(false);
   const stayRef = useRef<HTMLButtonElement>(null);
+  const copyRef = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
   const inputId = useId();
   const origin = window.location.origin;
 
   useEffect(() => {
+    // Asking focuses the way back; going back, whose button is then gone, the key's Copy button.
     if (asking) stayRef.current?.focus();
+    else if (asked.current) copyRef.current?.focus();
+    asked.current = asking;
   }, [asking]);
 
   const copySecret = async () => {
@@ -375,6 +380,7 @@ function SecretDialog({
             type="button"
             className="button button-primary"
             onClick={copySecret}
+            ref={copyRef}
             data-autofocus
           >
             {copy === 'copied' ? 'Copied' : 'Copy'}
