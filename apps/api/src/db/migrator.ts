@@ -6,6 +6,7 @@ import { Migration20261123000000_changes } from './migrations/Migration202611230
 import { Migration20261124000000_tier_currency } from './migrations/Migration20261124000000_tier_currency';
 import { Migration20261125000000_list_cursors } from './migrations/Migration20261125000000_list_cursors';
 import { Migration20261126000000_webhooks } from './migrations/Migration20261126000000_webhooks';
+import { Migration20261127000000_webhook_direct } from './migrations/Migration20261127000000_webhook_direct';
 
 /** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
 const migrationsList = [
@@ -15,6 +16,10 @@ const migrationsList = [
   { name: 'Migration20261124000000_tier_currency', class: Migration20261124000000_tier_currency },
   { name: 'Migration20261125000000_list_cursors', class: Migration20261125000000_list_cursors },
   { name: 'Migration20261126000000_webhooks', class: Migration20261126000000_webhooks },
+  {
+    name: 'Migration20261127000000_webhook_direct',
+    class: Migration20261127000000_webhook_direct,
+  },
 ];
 
 /**

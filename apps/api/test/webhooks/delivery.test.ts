@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
+import { newId } from '../../src/core/ids';
 import { advancePayout } from '../../src/modules/payouts/payout-status.service';
 import { deliver } from '../../src/modules/webhooks/delivery';
 import { guardedLookup } from '../../src/modules/webhooks/url-guard';
@@ -300,6 +301,65 @@ describe('webhook delivery', () => {
       ['succeeded', 200],
     ]);
     expect(attempts[0]!.error).toBe('HTTP 500');
+  });
+
+  it('sends a message to a healthy endpoint at once, without the job queue', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('At once'),
+    });
+    const [delivery] = await until('the delivery', async () => {
+      const got = await receiver.received(endpoint.name);
+      return got.length >= 1 && got;
+    });
+    const id = delivery!.headers['webhook-id']!;
+    const attempts = await until('the attempt recorded', async () => {
+      const rows = await attemptsOf(id);
+      return rows.length === 1 && rows;
+    });
+    expect(attempts.map((row) => row.outcome)).toEqual(['succeeded']);
+    const orm = await getTestOrm();
+    const [message] = await orm.em
+      .fork()
+      .execute<{ status: string; direct_until: Date | null }[]>(
+        `select status, direct_until from webhook_messages where id = ?`,
+        [id],
+      );
+    expect(message).toEqual({ status: 'delivered', direct_until: null });
+    const jobs = await orm.em
+      .fork()
+      .execute(`select id from pgboss.job where data->>'message_id' = ?`, [id]);
+    expect(jobs).toEqual([]);
+  });
+
+  it('hands to the queue a message whose first attempt was taken on by an instance that is gone', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    // As a replica leaves it when it crashes between making a message and sending it: pending,
+    // taken on until a moment now past, and never attempted.
+    const orm = await getTestOrm();
+    const id = newId('webhookMessage');
+    const payload = JSON.stringify({
+      id,
+      type: 'event.created',
+      created_at: new Date().toISOString(),
+      data: { object: { id: 'evt_orphaned' } },
+    });
+    await orm.em.fork().execute(
+      `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, queued, direct_until)
+       values (?, ?, ?, 'event.created', ?, true, now() - interval '1 second')`,
+      [id, endpoint.id, tenant.organisationId, payload],
+    );
+    const [delivery] = await until('the orphaned message, sent by the queue', async () => {
+      const got = await receiver.received(endpoint.name);
+      return got.length >= 1 && got;
+    });
+    expect(delivery!.headers['webhook-id']).toBe(id);
+    expect(verify(endpoint.secret, delivery!).data.object).toEqual({ id: 'evt_orphaned' });
+    await sleep(500);
+    expect(await receiver.received(endpoint.name)).toHaveLength(1);
   });
 
   it('delivers everything to a receiver that was down, once it is back', async () => {

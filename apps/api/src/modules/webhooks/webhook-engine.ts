@@ -43,12 +43,15 @@ interface JobData {
   message_id: string;
   /** The change record's position (or 0): the order of delivery within a batch. */
   seq: number;
+  /** Queued after a failed first attempt sent at once (that attempt counts against the limit). */
+  after_direct?: boolean;
 }
 
 interface MessageToSend {
   id: string;
   endpoint_id: string;
   payload: string;
+  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
   url: string;
   endpoint_status: 'enabled' | 'disabled';
   secret: string;
@@ -68,11 +71,56 @@ const FANOUT_BATCH = 500;
 const DELIVERY_BATCH = 25;
 
 /**
+ * A message the fan-out's replica sends itself must have its first attempt within this long of
+ * being made; past it (the replica stopped or crashed) a later round hands it to the queue.
+ */
+const DIRECT_LEASE_SECONDS = 60;
+/** Room left at the end of the lease: an attempt not started by then is handed to the queue. */
+const DIRECT_LEASE_MARGIN_MS = 15_000;
+/** Messages waiting in this process for their first attempt, in all and per endpoint. */
+const DIRECT_BACKLOG = 5000;
+const DIRECT_BACKLOG_PER_ENDPOINT = 500;
+/** First attempts are recorded together: when this many wait, or this long after the first. */
+const RECORD_BATCH = 200;
+const RECORD_DELAY_MS = 20;
+
+/** The endpoint a message goes to, as the fan-out read it. */
+interface Endpoint {
+  id: string;
+  organisation_id: string;
+  events: string[];
+  created_at: Date;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
+}
+
+/** A message waiting in this process for its first attempt. */
+interface DirectMessage {
+  id: string;
+  endpoint: Endpoint;
+  payload: string;
+  /** The time (this process's clock) after which its first attempt is left to the queue. */
+  sendBy: number;
+}
+
+/** One endpoint's messages to send at once, one after another in the order they were made. */
+interface DirectLine {
+  waiting: DirectMessage[];
+  sending: Promise<void> | undefined;
+}
+
+/**
  * Webhook delivery in one process: the fan-out, which turns committed change records into
- * messages, one per matching endpoint, and hands them to the queue in the same transaction; and
- * the delivery worker, which takes messages from the queue (pg-boss: every replica takes its own
- * share, each job held by one replica at a time), signs and sends them, records each attempt,
- * and lets the queue retry failures with backoff.
+ * messages, one per matching endpoint; and their sending. A message to a healthy endpoint is sent
+ * at once by the replica that made it, after the fan-out's transaction commits, and recorded;
+ * only when that attempt fails is it handed to the job queue (pg-boss: every replica takes its
+ * own share, each job held by one replica at a time), which retries it with backoff. Messages to
+ * endpoints that are failing, resends and test events go to the queue from the start. A message
+ * whose first attempt never happened (its replica crashed) is handed to the queue once its lease
+ * (`direct_until`) has passed.
  */
 export class WebhookEngine {
   readonly #options: WebhookEngineOptions;
@@ -80,6 +128,14 @@ export class WebhookEngine {
   #timer: NodeJS.Timeout | undefined;
   #fanningOut: Promise<void> | undefined;
   #stopping = false;
+  /** First attempts to make at once, per endpoint. */
+  readonly #direct = new Map<string, DirectLine>();
+  #directWaiting = 0;
+  /** First attempts made and not yet recorded; messages to hand to the queue instead. */
+  #attempted: Attempt[] = [];
+  #handOff: string[] = [];
+  #recordTimer: NodeJS.Timeout | undefined;
+  #recording: Promise<void> = Promise.resolve();
 
   constructor(options: WebhookEngineOptions) {
     this.#options = options;
@@ -158,6 +214,16 @@ export class WebhookEngine {
     this.#stopping = true;
     clearTimeout(this.#timer);
     await this.#fanningOut;
+    // Attempts under way finish (the rest of each line is handed to the queue), up to timeoutMs;
+    // whatever is still unsent after that is handed over when its lease passes.
+    const lines = [...this.#direct.values()].flatMap((line) => line.sending ?? []);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(lines),
+      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    await this.#flush();
     await this.#queue?.stop({ graceful: true, timeout: timeoutMs, close: true });
   }
 
@@ -207,26 +273,52 @@ export class WebhookEngine {
         [place.tx, place.pos, (bound[0] as { xmin: string }).xmin, FANOUT_BATCH],
       );
       const messages = await this.#messagesFor(tx.db, records as ChangeRecordRow[]);
-      const requested = await this.#requestedMessages(tx.db);
+      // Sent at once by this replica: messages to endpoints not failing, while it has room.
+      const direct: NewMessage[] = [];
+      const queued: NewMessage[] = [];
+      const added = new Map<string, number>();
+      for (const message of messages) {
+        const endpointId = message.endpoint.id;
+        const waiting =
+          (this.#direct.get(endpointId)?.waiting.length ?? 0) + (added.get(endpointId) ?? 0);
+        const room =
+          !this.#stopping &&
+          message.endpoint.failing_since === null &&
+          this.#directWaiting + direct.length < DIRECT_BACKLOG &&
+          waiting < DIRECT_BACKLOG_PER_ENDPOINT;
+        if (room) {
+          direct.push(message);
+          added.set(endpointId, (added.get(endpointId) ?? 0) + 1);
+        } else {
+          queued.push(message);
+        }
+      }
+      const isDirect = new Set(direct);
       if (messages.length > 0) {
         await tx.db.executeSql(
-          `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, change_position, queued, created_at)
-           select id, endpoint_id, organisation_id, type, payload, position, true, created_at
-             from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::timestamptz[])
-               as m(id, endpoint_id, organisation_id, type, payload, position, created_at)`,
+          `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, change_position,
+                                         queued, direct_until, created_at)
+           select id, endpoint_id, organisation_id, type, payload, position, true,
+                  case when direct then now() + make_interval(secs => $9) end, created_at
+             from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+                         $7::timestamptz[], $8::bool[])
+               as m(id, endpoint_id, organisation_id, type, payload, position, created_at, direct)`,
           [
             messages.map((m) => m.id),
-            messages.map((m) => m.endpointId),
+            messages.map((m) => m.endpoint.id),
             messages.map((m) => m.organisationId),
             messages.map((m) => m.type),
             messages.map((m) => m.payload),
             messages.map((m) => m.position),
             messages.map((m) => m.createdAt),
+            messages.map((m) => isDirect.has(m)),
+            DIRECT_LEASE_SECONDS,
           ],
         );
       }
+      const requested = await this.#requestedMessages(tx.db);
       const jobs = [
-        ...messages.map((m) => ({ message_id: m.id, seq: Number(m.position) })),
+        ...queued.map((m) => ({ message_id: m.id, seq: Number(m.position) })),
         ...requested.map((id) => ({ message_id: id, seq: 0 })),
       ];
       if (jobs.length > 0) {
@@ -245,6 +337,7 @@ export class WebhookEngine {
         );
       }
       await tx.commit();
+      this.#sendAtOnce(direct);
       return records.length === FANOUT_BATCH;
     } catch (error) {
       await tx.rollback();
@@ -257,16 +350,13 @@ export class WebhookEngine {
     if (records.length === 0) return [];
     const organisations = [...new Set(records.map((r) => r.organisation_id))];
     const { rows } = await db.executeSql(
-      `select id, organisation_id, events, created_at from webhook_endpoints
+      `select id, organisation_id, events, created_at, url, secret, previous_secret,
+              previous_secret_expires_at, failing_since
+         from webhook_endpoints
         where status = 'enabled' and organisation_id = any($1::text[])`,
       [organisations],
     );
-    const endpoints = rows as {
-      id: string;
-      organisation_id: string;
-      events: string[];
-      created_at: Date;
-    }[];
+    const endpoints = rows as Endpoint[];
     if (endpoints.length === 0) return [];
     const byOrganisation = new Map<string, typeof endpoints>();
     for (const endpoint of endpoints) {
@@ -275,13 +365,13 @@ export class WebhookEngine {
         endpoint,
       ]);
     }
-    const matches: { record: ChangeRecordRow; endpointId: string }[] = [];
+    const matches: { record: ChangeRecordRow; endpoint: Endpoint }[] = [];
     for (const record of records) {
       for (const endpoint of byOrganisation.get(record.organisation_id) ?? []) {
         if (!endpoint.events.includes('*') && !endpoint.events.includes(record.type)) continue;
         // An endpoint receives the changes made since it was registered.
         if (record.created_at.getTime() < endpoint.created_at.getTime()) continue;
-        matches.push({ record, endpointId: endpoint.id });
+        matches.push({ record, endpoint });
       }
     }
     if (matches.length === 0) return [];
@@ -294,7 +384,7 @@ export class WebhookEngine {
       (objects as { pos: string; data: string }[]).map((o) => [o.pos, o.data]),
     );
     const messages: NewMessage[] = [];
-    for (const { record, endpointId } of matches) {
+    for (const { record, endpoint } of matches) {
       const data = dataOf.get(record.pos);
       // Purged meanwhile (past its retention): nothing left to send.
       if (data === undefined) continue;
@@ -306,7 +396,7 @@ export class WebhookEngine {
       });
       messages.push({
         id,
-        endpointId,
+        endpoint,
         organisationId: record.organisation_id,
         type: record.type,
         payload: `${head.slice(0, -1)},"data":{"object":${data}}}`,
@@ -317,15 +407,157 @@ export class WebhookEngine {
     return messages;
   }
 
-  /** Messages made outside the fan-out (resends, test events), handed to the queue now. */
+  /**
+   * Messages made outside the fan-out (resends, test events), and those whose first attempt a
+   * replica took on and never made (its lease is over), handed to the queue now.
+   */
   async #requestedMessages(db: IDatabase): Promise<string[]> {
-    const { rows } = await db.executeSql(
+    const { rows: requested } = await db.executeSql(
       `update webhook_messages set queued = true
         where id in (select id from webhook_messages where not queued
                       order by created_at limit 500 for update skip locked)
         returning id`,
     );
-    return (rows as { id: string }[]).map((row) => row.id);
+    const { rows: orphaned } = await db.executeSql(
+      `update webhook_messages set direct_until = null
+        where id in (select id from webhook_messages where direct_until < now()
+                      order by direct_until limit 500 for update skip locked)
+          and status = 'pending'
+        returning id`,
+    );
+    return [...(requested as { id: string }[]), ...(orphaned as { id: string }[])].map(
+      (row) => row.id,
+    );
+  }
+
+  /** Queues the first attempts of messages made by this round's fan-out, one line per endpoint. */
+  #sendAtOnce(messages: NewMessage[]): void {
+    if (messages.length === 0) return;
+    const sendBy = Date.now() + DIRECT_LEASE_SECONDS * 1000 - DIRECT_LEASE_MARGIN_MS;
+    for (const message of messages) {
+      const endpointId = message.endpoint.id;
+      let line = this.#direct.get(endpointId);
+      if (!line) {
+        line = { waiting: [], sending: undefined };
+        this.#direct.set(endpointId, line);
+      }
+      line.waiting.push({
+        id: message.id,
+        endpoint: message.endpoint,
+        payload: message.payload,
+        sendBy: Math.max(sendBy - this.#options.timeoutMs, Date.now()),
+      });
+      this.#directWaiting++;
+      line.sending ??= this.#sendLine(endpointId, line);
+    }
+  }
+
+  /** Sends one endpoint's waiting messages one after another, in the order they were made. */
+  async #sendLine(endpointId: string, line: DirectLine): Promise<void> {
+    try {
+      for (let message = line.waiting.shift(); message; message = line.waiting.shift()) {
+        this.#directWaiting--;
+        // Stopping, or too late for the lease: the queue sends it.
+        if (this.#stopping || Date.now() > message.sendBy) {
+          this.#handOff.push(message.id);
+          this.#scheduleRecord();
+          continue;
+        }
+        try {
+          const at = new Date();
+          const headers = signedHeaders(
+            message.id,
+            message.payload,
+            signingSecrets(message.endpoint, at),
+            at,
+          );
+          const result = await deliver(message.endpoint.url, message.payload, headers, {
+            timeoutMs: this.#options.timeoutMs,
+            allowHttp: this.#options.allowHttp,
+            allowPrivate: this.#options.allowPrivate,
+          });
+          this.#options.onAttempt?.(result.ok ? 'succeeded' : 'failed');
+          this.#attempted.push({
+            messageId: message.id,
+            endpointId,
+            at,
+            result,
+            final: !result.ok && this.#options.retryLimit === 0,
+          });
+        } catch (error) {
+          this.#options.logger.warn({ err: error, messageId: message.id }, 'webhook not sent');
+          this.#handOff.push(message.id);
+        }
+        this.#scheduleRecord();
+      }
+    } finally {
+      line.sending = undefined;
+      if (line.waiting.length === 0) this.#direct.delete(endpointId);
+      else line.sending = this.#sendLine(endpointId, line);
+    }
+  }
+
+  #scheduleRecord(): void {
+    if (this.#attempted.length + this.#handOff.length >= RECORD_BATCH) {
+      clearTimeout(this.#recordTimer);
+      this.#recordTimer = undefined;
+      void this.#flush();
+    } else {
+      this.#recordTimer ??= setTimeout(() => {
+        this.#recordTimer = undefined;
+        void this.#flush();
+      }, RECORD_DELAY_MS);
+    }
+  }
+
+  /**
+   * Records the first attempts made since the last call, and hands to the queue the messages whose
+   * attempt failed (to be retried after the first delay) or was not made, in one transaction. A
+   * message the queue already took (its lease passed meanwhile) is not queued twice.
+   */
+  #flush(): Promise<void> {
+    this.#recording = this.#recording.then(async () => {
+      const attempts = this.#attempted.splice(0);
+      const handOff = this.#handOff.splice(0);
+      if (attempts.length === 0 && handOff.length === 0) return;
+      const failed = attempts.filter((a) => !a.result.ok && !a.final).map((a) => a.messageId);
+      let tx: Awaited<ReturnType<NonNullable<IDatabase['beginTransaction']>>> | undefined;
+      try {
+        tx = await this.#boss.getDb().beginTransaction!();
+        const { rows } = await tx.db.executeSql(
+          `update webhook_messages set direct_until = null
+            where id = any($1::text[]) and direct_until is not null and status = 'pending'
+            returning id`,
+          [[...failed, ...handOff]],
+        );
+        const toQueue = new Set((rows as { id: string }[]).map((row) => row.id));
+        await this.#record(tx.db, attempts, []);
+        const { retryDelaySeconds, retryLimit } = this.#options;
+        const jobs = [
+          // The queue's first try comes after the first retry delay (its own retries then double
+          // from twice that), so the attempts follow the schedule of a message queued from the
+          // start; the attempt made here counts against the limit.
+          ...failed
+            .filter((id) => toQueue.has(id))
+            .map((id) => ({
+              data: { message_id: id, seq: 0, after_direct: true },
+              startAfter: new Date(Date.now() + retryDelaySeconds * 1000 * (1 + Math.random())),
+              retryLimit: retryLimit - 1,
+              retryDelay: retryDelaySeconds * 2,
+            })),
+          ...handOff
+            .filter((id) => toQueue.has(id))
+            .map((id) => ({ data: { message_id: id, seq: 0 } })),
+        ];
+        if (jobs.length > 0) await this.#boss.insert(DELIVERY_QUEUE, jobs, { db: tx.db });
+        await tx.commit();
+      } catch (error) {
+        await tx?.rollback().catch(() => undefined);
+        // Not recorded: the messages stay leased, and the queue sends them again once it passes.
+        this.#options.logger.warn({ err: error }, 'webhook attempts could not be recorded');
+      }
+    });
+    return this.#recording;
   }
 
   async #deliverBatch(jobs: Job<JobData>[]): Promise<JobResult[]> {
@@ -334,7 +566,7 @@ export class WebhookEngine {
       (a, b) => a.data.seq - b.data.seq || (a.data.message_id < b.data.message_id ? -1 : 1),
     );
     const { rows } = await db.executeSql(
-      `select m.id, m.endpoint_id, m.payload, e.url, e.status as endpoint_status, e.secret,
+      `select m.id, m.endpoint_id, m.payload, m.status, e.url, e.status as endpoint_status, e.secret,
               e.previous_secret, e.previous_secret_expires_at
          from webhook_messages m join webhook_endpoints e on e.id = m.endpoint_id
         where m.id = any($1::text[])`,
@@ -346,8 +578,8 @@ export class WebhookEngine {
     const cancelled: string[] = [];
     for (const job of ordered) {
       const message = messages.get(job.data.message_id);
-      // Deleted with its endpoint: nothing to send.
-      if (!message) {
+      // Deleted with its endpoint, or already delivered at once: nothing to send.
+      if (!message || message.status === 'delivered') {
         results.push({ id: job.id, status: 'completed' });
         continue;
       }
@@ -375,7 +607,8 @@ export class WebhookEngine {
             allowPrivate: this.#options.allowPrivate,
           });
           this.#options.onAttempt?.(result.ok ? 'succeeded' : 'failed');
-          const final = !result.ok && job.retryCount >= this.#options.retryLimit;
+          const attemptsBefore = job.retryCount + (job.data.after_direct ? 1 : 0);
+          const final = !result.ok && attemptsBefore >= this.#options.retryLimit;
           attempts.push({
             messageId: message.id,
             endpointId: message.endpoint_id,
@@ -412,6 +645,7 @@ export class WebhookEngine {
        messages as (
          update webhook_messages m
             set attempt_count = m.attempt_count + 1,
+                direct_until = null,
                 status = case when a.ok then 'delivered' when a.final then 'failed' else 'pending' end,
                 delivered_at = case when a.ok then a.at else m.delivered_at end
            from unnest($1::text[], $9::bool[], $10::bool[], $3::timestamptz[]) as a(id, ok, final, at)
@@ -464,7 +698,7 @@ interface ChangeRecordRow {
 
 interface NewMessage {
   id: string;
-  endpointId: string;
+  endpoint: Endpoint;
   organisationId: string;
   type: string;
   payload: string;
