@@ -22,27 +22,34 @@ export type { RateLimitClass, RateLimitSnapshot } from './core/rate-limit';
 export { DEFAULT_RETRY, type RetryPolicy } from './core/retry';
 export type { Clock } from './core/clock';
 export type { RequestOptions } from './internal/engine';
-export type { CheckinCreateFields } from './resources/types';
-export type { Logger, LogLevel } from './internal/log';
 export type {
+  Attendee,
+  AttendeeListParams,
+  Checkin,
+  CheckinCreateFields,
+  CheckinListParams,
   Event,
   EventCreateParams,
   EventListParams,
   EventUpdateParams,
-} from './resources/events';
-export type { Tier, TierCreateParams, TierListParams, TierUpdateParams } from './resources/tiers';
-export type { Order, OrderListParams } from './resources/orders';
-export type { Ticket, TicketListParams } from './resources/tickets';
-export type { Attendee, AttendeeListParams } from './resources/attendees';
-export type { Checkin, CheckinCreateParams, CheckinListParams } from './resources/checkins';
-export type { Payout, PayoutListParams } from './resources/payouts';
-export type {
+  Order,
+  OrderListParams,
+  Payout,
+  PayoutListParams,
+  Ticket,
+  TicketListParams,
+  Tier,
+  TierCreateParams,
+  TierListParams,
+  TierUpdateParams,
   WebhookEndpoint,
   WebhookEndpointCreateParams,
   WebhookEndpointListParams,
   WebhookEndpointUpdateParams,
   WebhookEndpointWithSecret,
-} from './resources/webhook-endpoints';
+} from './resources/types';
+export type { CheckinCreateParams } from './resources/checkins';
+export type { Logger, LogLevel } from './internal/log';
 export {
   Webhooks,
   WebhookVerificationError,

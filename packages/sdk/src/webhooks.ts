@@ -1,12 +1,14 @@
 import { BoxofficeError } from './core/errors';
-import type { Attendee } from './resources/attendees';
-import type { Checkin } from './resources/checkins';
-import type { Event } from './resources/events';
-import type { Order } from './resources/orders';
-import type { Payout } from './resources/payouts';
-import type { Ticket } from './resources/tickets';
-import type { Tier } from './resources/tiers';
-import type { WebhookEndpoint } from './resources/webhook-endpoints';
+import type {
+  Attendee,
+  Checkin,
+  Event,
+  Order,
+  Payout,
+  Ticket,
+  Tier,
+  WebhookEndpoint,
+} from './resources/types';
 
 /** The event types an endpoint can subscribe to (`event.created`, `checkin.created`, …). */
 export type WebhookEventType = Exclude<WebhookEndpoint['events'][number], '*'>;

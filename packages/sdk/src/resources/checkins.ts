@@ -3,8 +3,6 @@ import type { RequestOptions } from '../internal/engine';
 import { Resource } from './shared';
 import type { Checkin, CheckinCreateFields, CheckinListParams } from './types';
 
-export type { Checkin, CheckinListParams };
-
 type Scan = Omit<CheckinCreateFields, 'ticket_id' | 'code'>;
 
 /** A check-in names its ticket by exactly one of `ticket_id` and `code`. */

@@ -3,8 +3,6 @@ import type { RequestOptions } from '../internal/engine';
 import { Resource } from './shared';
 import type { Event, EventCreateParams, EventListParams, EventUpdateParams } from './types';
 
-export type { Event, EventCreateParams, EventListParams, EventUpdateParams };
-
 /** Events; `status`, `starts_after`/`starts_before` and `q` (name contains) find them. */
 export class Events extends Resource<Event, EventListParams> {
   /**

@@ -1,7 +1,5 @@
 import { Resource } from './shared';
 import type { Payout, PayoutListParams } from './types';
 
-export type { Payout, PayoutListParams };
-
 /** Payouts to the organiser; `amount` is the net. */
 export class Payouts extends Resource<Payout, PayoutListParams> {}

@@ -1,7 +1,5 @@
 import { Resource } from './shared';
 import type { Ticket, TicketListParams } from './types';
 
-export type { Ticket, TicketListParams };
-
 /** Tickets; `code` finds the ticket of a scanned barcode. */
 export class Tickets extends Resource<Ticket, TicketListParams> {}

@@ -3,8 +3,6 @@ import type { RequestOptions } from '../internal/engine';
 import { Resource } from './shared';
 import type { Tier, TierCreateParams, TierListParams, TierUpdateParams } from './types';
 
-export type { Tier, TierCreateParams, TierListParams, TierUpdateParams };
-
 /** Ticket tiers, listed in display order (`sort_order`, then id). */
 export class Tiers extends Resource<Tier, TierListParams> {
   /**

@@ -9,14 +9,6 @@ import type {
   WebhookEndpointWithSecret,
 } from './types';
 
-export type {
-  WebhookEndpoint,
-  WebhookEndpointCreateParams,
-  WebhookEndpointListParams,
-  WebhookEndpointUpdateParams,
-  WebhookEndpointWithSecret,
-};
-
 /**
  * The URLs the organisation's changes are pushed to (needs the `write` scope). Its list pages by
  * number and has no sync: `syncCheckpoint` is `undefined` on its pages.
