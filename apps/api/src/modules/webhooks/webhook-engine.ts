@@ -409,19 +409,21 @@ export class WebhookEngine {
 
   /**
    * Messages made outside the fan-out (resends, test events), and those whose first attempt a
-   * replica took on and never made (its lease is over), handed to the queue now.
+   * replica took on and never made (its lease is over), handed to the queue now. (The ids are
+   * picked first, so each update reads the rows it changes by their key whatever the planner
+   * believes of the table's size.)
    */
   async #requestedMessages(db: IDatabase): Promise<string[]> {
     const { rows: requested } = await db.executeSql(
       `update webhook_messages set queued = true
-        where id in (select id from webhook_messages where not queued
-                      order by created_at limit 500 for update skip locked)
+        where id = any(array(select id from webhook_messages where not queued
+                              order by created_at limit 500 for update skip locked))
         returning id`,
     );
     const { rows: orphaned } = await db.executeSql(
       `update webhook_messages set direct_until = null
-        where id in (select id from webhook_messages where direct_until < now()
-                      order by direct_until limit 500 for update skip locked)
+        where id = any(array(select id from webhook_messages where direct_until < now()
+                              order by direct_until limit 500 for update skip locked))
           and status = 'pending'
         returning id`,
     );
