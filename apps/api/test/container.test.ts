@@ -7,6 +7,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../src/db/embedded';
+import {
+  REFERENCE_ASSETS_DIR,
+  REFERENCE_BUNDLE,
+  referenceAssetsDir,
+  scalarBrowserDir,
+} from '../src/http/reference-assets';
 import { locateApiGuide } from '../src/openapi/guides';
 import { ensureBuilt, exec, pnpm, repoRoot } from './built-server';
 
@@ -15,6 +21,37 @@ import { ensureBuilt, exec, pnpm, repoRoot } from './built-server';
  * with the built dashboard beside it, `node dist/cli.js migrate` as the release step, then
  * `node dist/main.js` in a production environment, stopped with SIGTERM.
  */
+
+/** Every file under a directory, by its path relative to it (`/`-separated), sorted. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      path.relative(dir, path.join(entry.parentPath, entry.name)).replaceAll('\\', '/'),
+    )
+    .sort();
+}
+
+/**
+ * What a browser can fetch from Scalar's files, starting at the bundle: the modules it imports,
+ * statically or on demand, theirs in turn, and the source maps each names. Paths relative to `dir`.
+ */
+async function reachableFrom(dir: string, entry: string): Promise<string[]> {
+  const found = new Set<string>();
+  const pending = [entry];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (found.has(file)) continue;
+    found.add(file);
+    const code = await readFile(path.join(dir, file), 'utf8');
+    const here = path.posix.dirname(file);
+    for (const match of code.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*[`'"](\.\.?\/[^`'"]+)[`'"]/g)) {
+      pending.push(path.posix.join(here, match[1]!));
+    }
+    const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(code)?.[1];
+    if (map) found.add(path.posix.join(here, map));
+  }
+  return [...found].sort();
+}
 
 /** The packages in a node_modules directory, scoped ones as `@scope/name`, sorted. */
 function topLevelPackages(dir: string): string[] {
@@ -210,6 +247,21 @@ describe('the deployed server (the image)', () => {
     expect(document.info.description).toMatch(/^# Webhooks$/m);
   });
 
+  it("carries in dist/ what the API reference's page can load of Scalar's files, and only that", async () => {
+    const dir = referenceAssetsDir(path.join(appDir, 'dist'));
+    expect(dir).toBe(path.join(appDir, 'dist', REFERENCE_ASSETS_DIR));
+    const files = filesUnder(dir);
+    expect(files).toContain(REFERENCE_BUNDLE);
+    expect(files.filter((file) => file.startsWith('chunks/')).length).toBeGreaterThan(50);
+    expect(files).toEqual(await reachableFrom(dir, REFERENCE_BUNDLE));
+    // As the pinned package has them.
+    const source = scalarBrowserDir();
+    for (const file of files) {
+      const copy = await readFile(path.join(dir, file));
+      expect(copy.equals(await readFile(path.join(source, file))), file).toBe(true);
+    }
+  });
+
   it('is live and ready', async () => {
     const health = await fetch(`${origin}/healthz`);
     expect(health.status).toBe(200);
@@ -246,8 +298,23 @@ describe('the deployed server (the image)', () => {
     const response = await fetch(`${origin}${bundle}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(response.headers.get('etag')).toMatch(/^W\//);
     // Read to the end: an unread body would hold the connection open past SIGTERM below.
-    expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+    const code = Buffer.from(await response.arrayBuffer()).toString('utf8');
+    expect(code.length).toBeGreaterThan(100_000);
+    // A chunk it imports on demand, and its source map, from dist/ too.
+    const chunk = /import\(`(\.\/chunks\/[^`]+\.js)`\)/.exec(code)?.[1];
+    const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(code)?.[1];
+    expect(chunk).toBeDefined();
+    expect(map).toBeDefined();
+    const chunkResponse = await fetch(new URL(chunk!, `${origin}${bundle}`));
+    expect(chunkResponse.status).toBe(200);
+    expect(chunkResponse.headers.get('content-type')).toMatch(/^text\/javascript/);
+    await chunkResponse.arrayBuffer();
+    const mapResponse = await fetch(new URL(map!, `${origin}${bundle}`));
+    expect(mapResponse.status).toBe(200);
+    expect(((await mapResponse.json()) as { version: number }).version).toBe(3);
   });
 
   it('exits 0 promptly on SIGTERM', async () => {

@@ -1,29 +1,12 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import express from 'express';
 import { notFoundHandler } from './error-handler';
+import { REFERENCE_BUNDLE, referenceAssetsDir } from './reference-assets';
 import { contentSecurityPolicy } from './security-headers';
 
 /** Where the reference page and its files are served. */
 export const REFERENCE_PATH = '/docs';
 const SCRIPT = 'reference.js';
 const ASSETS = 'assets';
-const BUNDLE = 'standalone.esm.js';
-
-/**
- * The browser build of the pinned `@scalar/api-reference` (its `dist/browser`: the ES module and
- * the chunks it loads on demand), found by Node's resolution from this module, so in the workspace
- * and in a `pnpm deploy` alike.
- */
-export function referenceBundleDir(): string {
-  const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
-  const dir = path.join(path.dirname(entry), 'browser');
-  if (!existsSync(path.join(dir, BUNDLE))) {
-    throw new Error(`@scalar/api-reference has no ${BUNDLE} in ${dir}`);
-  }
-  return dir;
-}
 
 /**
  * Scalar's configuration: the document of this server, and nothing that reaches another origin:
@@ -75,7 +58,7 @@ const page = `<!doctype html>
 // told to run without: under `script-src 'self'` that probe would be a reported CSP violation.
 // The bundle is imported only after that setting, hence the dynamic import.
 const script = `globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
-const { createApiReference } = await import('${REFERENCE_PATH}/${ASSETS}/${BUNDLE}');
+const { createApiReference } = await import('${REFERENCE_PATH}/${ASSETS}/${REFERENCE_BUNDLE}');
 
 const mount = document.getElementById('reference');
 createApiReference(mount, JSON.parse(mount.dataset.configuration));
@@ -85,7 +68,7 @@ createApiReference(mount, JSON.parse(mount.dataset.configuration));
  * The API reference at `/docs`, self-contained: the page, its start-up module and Scalar's bundle
  * all come from this server, so it renders offline and under a `script-src 'self'` policy.
  */
-export function referencePage(bundleDir: string = referenceBundleDir()): express.Router {
+export function referencePage(assetsDir: string = referenceAssetsDir()): express.Router {
   const router = express.Router();
   // Scalar injects its stylesheet and positions popovers with inline styles.
   const policy = contentSecurityPolicy({ 'style-src': ["'unsafe-inline'"] });
@@ -97,7 +80,7 @@ export function referencePage(bundleDir: string = referenceBundleDir()): express
   });
   router.use(
     `/${ASSETS}`,
-    express.static(bundleDir, { index: false, redirect: false, maxAge: '1h' }),
+    express.static(assetsDir, { index: false, redirect: false, maxAge: '1h' }),
   );
   // Anything else (other methods included) gets the JSON 404, not the router's automatic answers.
   router.use(notFoundHandler);
