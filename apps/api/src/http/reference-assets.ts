@@ -22,7 +22,10 @@ export const REFERENCE_ASSETS = [REFERENCE_BUNDLE, `${REFERENCE_BUNDLE}.map`, 'c
 /** Where the build puts them, relative to the built server's directory (`dist/scalar/`). */
 export const REFERENCE_ASSETS_DIR = 'scalar';
 
-/** The package's `dist/browser` in node_modules, what the build copies from. */
+/**
+ * The package's `dist/browser` in node_modules, what the build copies from. The package is a
+ * development dependency: a `pnpm deploy --prod` (the image) does not have it.
+ */
 export function scalarBrowserDir(): string {
   const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
   return path.join(path.dirname(entry), 'browser');
