@@ -1,8 +1,9 @@
 // Runs the API image as production would, against this machine's PostgreSQL and Redis, and checks
 // it end to end: the migrations (twice: the second applies nothing), the server on a read-only root
 // filesystem as uid 1000, /healthz and /readyz, an API call with a key made by the CLI inside the
-// image, a dashboard sign-up and sign-in (argon2), the dashboard, the image's HEALTHCHECK, JSON
-// logs without secrets, and exit 0 on SIGTERM.
+// image, a dashboard sign-up and sign-in (argon2), the dashboard, the API reference at /docs with
+// Scalar's files from dist/, node_modules' three packages, the image's HEALTHCHECK, JSON logs
+// without secrets, and exit 0 on SIGTERM.
 // Started by verify.sh (which builds the image first); on its own:
 //
 //   node scripts/container/verify.mjs   (BOXOFFICE_IMAGE, DATABASE_URL, REDIS_URL as in verify.sh)
@@ -146,6 +147,53 @@ async function main() {
       dashboardBody.includes('<div id="root">'),
     '/dashboard/ serves the dashboard',
     String(dashboard.status),
+  );
+
+  // The API reference: the page under its CSP, then Scalar's files as a browser loads them (the
+  // ES module, a chunk it imports on demand, its source map), from the copy in the image's dist/.
+  const docs = await fetch(`${origin}/docs`);
+  const docsBody = await docs.text();
+  check(
+    docs.status === 200 &&
+      /^text\/html/.test(docs.headers.get('content-type') ?? '') &&
+      (docs.headers.get('content-security-policy') ?? '').includes("script-src 'self'"),
+    '/docs serves the API reference page under its CSP',
+    String(docs.status),
+  );
+  const docsScript = /<script\b[^>]*\ssrc="([^"]+)"/.exec(docsBody)?.[1] ?? '/docs/reference.js';
+  const bundlePath = /import\('([^']+)'\)/.exec(
+    await (await fetch(`${origin}${docsScript}`)).text(),
+  )?.[1];
+  const bundle = bundlePath ? await fetch(`${origin}${bundlePath}`) : undefined;
+  const bundleCode = bundle ? await bundle.text() : '';
+  check(
+    bundle?.status === 200 &&
+      /^text\/javascript/.test(bundle.headers.get('content-type') ?? '') &&
+      bundle.headers.get('cache-control') === 'public, max-age=3600' &&
+      /^W\//.test(bundle.headers.get('etag') ?? '') &&
+      bundleCode.length > 100_000,
+    `${bundlePath} serves Scalar's bundle, cached for an hour`,
+    `${bundle?.status} ${bundle?.headers.get('content-type')} ${bundle?.headers.get('cache-control')}`,
+  );
+  const assets = [
+    /import\(`(\.\/chunks\/[^`]+\.js)`\)/.exec(bundleCode)?.[1],
+    /\/\/# sourceMappingURL=(\S+)\s*$/.exec(bundleCode)?.[1],
+  ];
+  for (const asset of assets) {
+    const response = asset ? await fetch(new URL(asset, `${origin}${bundlePath}`)) : undefined;
+    await response?.arrayBuffer();
+    check(response?.status === 200, `the bundle's ${asset} is served`, String(response?.status));
+  }
+  const modules = (
+    await podman('exec', container, 'sh', '-c', 'cd /app/node_modules && ls -d [!@.]* @*/*')
+  )
+    .trim()
+    .split(/\s+/)
+    .sort();
+  check(
+    modules.join(' ') === '@node-rs/argon2 pino rate-limiter-flexible',
+    'node_modules holds argon2, pino and rate-limiter-flexible only',
+    modules.join(' '),
   );
 
   const healthcheck = (
