@@ -12,7 +12,7 @@ ensure_podman
 "$repo_root/scripts/container/base-image.sh"
 
 # The image's size, in MB as podman counts it (base included), must stay below this.
-: "${BOXOFFICE_IMAGE_BUDGET_MB:=545}"
+: "${BOXOFFICE_IMAGE_BUDGET_MB:=325}"
 
 started=$SECONDS
 secret=()
