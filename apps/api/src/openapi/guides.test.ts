@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { contract } from '@boxoffice/contract';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { checkAsNewProject } from '../../../../packages/sdk/scripts/new-project-check.mjs';
 import { buildOpenApiDocument } from './document';
 import { OPERATIONS } from './operations';
 import { SERVER_URL_PLACEHOLDER } from './server-url';
@@ -195,42 +195,8 @@ describe('codeSamples', () => {
     );
 
     // The samples are files of apps/api as far as the compiler knows (so `@boxoffice/sdk` resolves
-    // as there), with the package's compiler options but as strict as a new project's: nothing is
-    // written to disk.
-    const config = ts.getParsedCommandLineOfConfigFile(
-      path.join(apiRoot, 'tsconfig.json'),
-      {},
-      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
-    );
-    expect(config?.errors ?? ['no tsconfig']).toEqual([]);
-    const options: ts.CompilerOptions = {
-      ...config!.options,
-      noEmit: true,
-      // What `tsc --init` (TypeScript 5.9) writes: no Node types, so no `process`; the default
-      // libraries, with the DOM's `console`; exact optional properties.
-      types: [],
-      lib: undefined,
-      exactOptionalPropertyTypes: true,
-    };
-    const real = ts.createCompilerHost(options);
-    const host: ts.CompilerHost = {
-      ...real,
-      fileExists: (file) => samples.has(file) || real.fileExists(file),
-      readFile: (file) => samples.get(file) ?? real.readFile(file),
-      getSourceFile: (file, language, ...rest) => {
-        const text = samples.get(file);
-        return text === undefined
-          ? real.getSourceFile(file, language, ...rest)
-          : ts.createSourceFile(file, text, language);
-      },
-    };
-    const program = ts.createProgram([...samples.keys()], options, host);
-    const report = (file: string) =>
-      ts.formatDiagnostics(ts.getPreEmitDiagnostics(program, program.getSourceFile(file)), {
-        getCanonicalFileName: (name) => name,
-        getCurrentDirectory: () => apiRoot,
-        getNewLine: () => '\n',
-      });
+    // as there), checked as strictly as in a new project.
+    const report = checkAsNewProject(path.join(apiRoot, 'tsconfig.json'), samples);
 
     const checked = [...samples.keys()].filter((file) => file !== wrong);
     expect(checked.map(report).join('')).toBe('');
