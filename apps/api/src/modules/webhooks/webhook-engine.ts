@@ -223,6 +223,7 @@ export class WebhookEngine {
       new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
     ]);
     clearTimeout(timer);
+    clearTimeout(this.#recordTimer);
     await this.#flush();
     await this.#queue?.stop({ graceful: true, timeout: timeoutMs, close: true });
   }
@@ -641,8 +642,12 @@ export class WebhookEngine {
       `with attempts as (
          insert into webhook_attempts (message_id, endpoint_id, attempted_at, outcome, status_code,
                                        duration_ms, error, response_excerpt)
-         select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[],
-                              $6::int[], $7::text[], $8::text[])
+         select a.* from unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[],
+                                $6::int[], $7::text[], $8::text[])
+                  as a(message_id, endpoint_id, attempted_at, outcome, status_code, duration_ms,
+                       error, response_excerpt)
+           -- A message deleted with its endpoint meanwhile keeps no attempt.
+           join webhook_messages m on m.id = a.message_id
        ),
        messages as (
          update webhook_messages m
