@@ -289,6 +289,9 @@ describe('webhook delivery', () => {
     const ids = received.map((d) => d.headers['webhook-id']);
     expect(new Set(ids).size).toBe(1);
     for (const delivery of received) verify(endpoint.secret, delivery);
+    // The first attempt's body, made when the message was, and the queue's, composed again from
+    // the change record, are the same to the byte.
+    expect(new Set(received.map((d) => d.body)).size).toBe(1);
     // Backed off: the retries came later, not at once.
     expect(received[2]!.at - received[0]!.at).toBeGreaterThanOrEqual(1000);
     const attempts = await until('the attempts recorded', async () => {

@@ -50,7 +50,7 @@ interface JobData {
 interface MessageToSend {
   id: string;
   endpoint_id: string;
-  payload: string;
+  payload: string | null;
   status: 'pending' | 'delivered' | 'failed' | 'cancelled';
   url: string;
   endpoint_status: 'enabled' | 'disabled';
@@ -66,6 +66,22 @@ interface Attempt {
   result: DeliveryResult;
   final: boolean;
 }
+
+/**
+ * A message's body: its head (`id`, `type`, `created_at`) and the change record's object, as the
+ * API rendered it. Made here for the first attempt, and by MESSAGE_PAYLOAD in SQL, to the byte, for
+ * the queue's.
+ */
+function messagePayload(id: string, type: string, createdAt: Date, object: string): string {
+  const head = JSON.stringify({ id, type, created_at: createdAt.toISOString() });
+  return `${head.slice(0, -1)},"data":{"object":${object}}}`;
+}
+
+/** The body of message `m` with its change record `r` (stored as it is for test events). */
+const MESSAGE_PAYLOAD = `coalesce(m.payload,
+  '{"id":' || to_json(m.id)::text || ',"type":' || to_json(m.type)::text
+  || ',"created_at":' || to_json(to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+  || ',"data":{"object":' || r.data::text || '}}')`;
 
 const FANOUT_BATCH = 500;
 const DELIVERY_BATCH = 25;
@@ -297,19 +313,20 @@ export class WebhookEngine {
       const isDirect = new Set(direct);
       if (messages.length > 0) {
         await tx.db.executeSql(
-          `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, change_position,
+          // The payload is the change record's object with the message's head: composed again
+          // from the record when the queue sends it (MESSAGE_PAYLOAD), not stored twice.
+          `insert into webhook_messages (id, endpoint_id, organisation_id, type, change_position,
                                          queued, direct_until, created_at)
-           select id, endpoint_id, organisation_id, type, payload, position, true,
-                  case when direct then now() + make_interval(secs => $9) end, created_at
-             from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
-                         $7::timestamptz[], $8::bool[])
-               as m(id, endpoint_id, organisation_id, type, payload, position, created_at, direct)`,
+           select id, endpoint_id, organisation_id, type, position, true,
+                  case when direct then now() + make_interval(secs => $8) end, created_at
+             from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+                         $6::timestamptz[], $7::bool[])
+               as m(id, endpoint_id, organisation_id, type, position, created_at, direct)`,
           [
             messages.map((m) => m.id),
             messages.map((m) => m.endpoint.id),
             messages.map((m) => m.organisationId),
             messages.map((m) => m.type),
-            messages.map((m) => m.payload),
             messages.map((m) => m.position),
             messages.map((m) => m.createdAt),
             messages.map((m) => isDirect.has(m)),
@@ -390,17 +407,12 @@ export class WebhookEngine {
       // Purged meanwhile (past its retention): nothing left to send.
       if (data === undefined) continue;
       const id = newId('webhookMessage');
-      const head = JSON.stringify({
-        id,
-        type: record.type,
-        created_at: record.created_at.toISOString(),
-      });
       messages.push({
         id,
         endpoint,
         organisationId: record.organisation_id,
         type: record.type,
-        payload: `${head.slice(0, -1)},"data":{"object":${data}}}`,
+        payload: messagePayload(id, record.type, record.created_at, data),
         position: record.pos,
         createdAt: record.created_at,
       });
@@ -569,20 +581,25 @@ export class WebhookEngine {
       (a, b) => a.data.seq - b.data.seq || (a.data.message_id < b.data.message_id ? -1 : 1),
     );
     const { rows } = await db.executeSql(
-      `select m.id, m.endpoint_id, m.payload, m.status, e.url, e.status as endpoint_status, e.secret,
-              e.previous_secret, e.previous_secret_expires_at
+      `select m.id, m.endpoint_id, ${MESSAGE_PAYLOAD} as payload, m.status, e.url,
+              e.status as endpoint_status, e.secret, e.previous_secret, e.previous_secret_expires_at
          from webhook_messages m join webhook_endpoints e on e.id = m.endpoint_id
+         left join change_records r on r.position = m.change_position
         where m.id = any($1::text[])`,
       [ordered.map((job) => job.data.message_id)],
     );
     const messages = new Map((rows as MessageToSend[]).map((row) => [row.id, row]));
-    const byEndpoint = new Map<string, { job: Job<JobData>; message: MessageToSend }[]>();
+    const byEndpoint = new Map<
+      string,
+      { job: Job<JobData>; message: MessageToSend; body: string }[]
+    >();
     const results: JobResult[] = [];
     const cancelled: string[] = [];
     for (const job of ordered) {
       const message = messages.get(job.data.message_id);
-      // Deleted with its endpoint, or already delivered at once: nothing to send.
-      if (!message || message.status === 'delivered') {
+      // Deleted with its endpoint, already delivered at once, or its change record purged (past
+      // its retention, with the message's own): nothing to send.
+      if (!message || message.status === 'delivered' || message.payload === null) {
         results.push({ id: job.id, status: 'completed' });
         continue;
       }
@@ -592,7 +609,7 @@ export class WebhookEngine {
         continue;
       }
       const queue = byEndpoint.get(message.endpoint_id) ?? [];
-      queue.push({ job, message });
+      queue.push({ job, message, body: message.payload });
       byEndpoint.set(message.endpoint_id, queue);
     }
 
@@ -600,9 +617,8 @@ export class WebhookEngine {
     const attempts: Attempt[] = [];
     await Promise.all(
       [...byEndpoint.values()].map(async (queue) => {
-        for (const { job, message } of queue) {
+        for (const { job, message, body } of queue) {
           const at = new Date();
-          const body = message.payload;
           const headers = signedHeaders(message.id, body, signingSecrets(message, at), at);
           const result = await deliver(message.url, body, headers, {
             timeoutMs: this.#options.timeoutMs,
