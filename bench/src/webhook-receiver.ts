@@ -1,6 +1,7 @@
 // A webhook receiver for the benchmark, in a process of its own: it answers 204 at once and keeps,
 // per delivery, the lag from the change (the payload's `created_at`, stamped in the transaction
-// that made it) to its arrival. GET /stats gives the count and the lag's percentiles.
+// that made it) to its arrival. GET /stats gives the count and the lag's percentiles; /reset
+// forgets what came before.
 import { createServer } from 'node:http';
 import { percentile } from './stats.ts';
 
@@ -9,6 +10,14 @@ const ids = new Set<string>();
 let duplicates = 0;
 
 const server = createServer((req, res) => {
+  if (req.url === '/reset') {
+    // Before the measured runs: the warm-up's deliveries are not counted.
+    lags.length = 0;
+    ids.clear();
+    duplicates = 0;
+    res.writeHead(204).end();
+    return;
+  }
   if (req.method === 'POST') {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
