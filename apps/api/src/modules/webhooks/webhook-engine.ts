@@ -225,8 +225,9 @@ export class WebhookEngine {
     this.#schedule(0);
   }
 
-  /** Stops taking work, lets the deliveries in flight finish (up to `timeoutMs`), and closes. */
+  /** Stops taking work, lets the deliveries in flight finish (within `timeoutMs` in all), and closes. */
   async stop(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
     this.#stopping = true;
     clearTimeout(this.#timer);
     await this.#fanningOut;
@@ -236,12 +237,16 @@ export class WebhookEngine {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all(lines),
-      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now()))),
     ]);
     clearTimeout(timer);
     clearTimeout(this.#recordTimer);
     await this.#flush();
-    await this.#queue?.stop({ graceful: true, timeout: timeoutMs, close: true });
+    await this.#queue?.stop({
+      graceful: true,
+      timeout: Math.max(1000, deadline - Date.now()),
+      close: true,
+    });
   }
 
   #schedule(delayMs: number): void {
