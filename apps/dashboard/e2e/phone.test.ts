@@ -11,8 +11,9 @@ import { startWebhookReceiver } from './webhook-receiver';
 
 /**
  * Every screen of the dashboard on a phone (360 and 390 px wide, as a phone lays pages out): the
- * page is never wider than the screen, an open dialog sits inside it, and a long key name wraps
- * instead of widening the page, there and on a desktop; the webhooks page too, with a long URL.
+ * page is never wider than the screen, an open dialog sits inside it with its content, and a long
+ * key name wraps instead of widening the page, there and on a desktop; the webhooks page and its
+ * dialogs too, with a long URL.
  */
 
 const WIDTHS = [360, 390] as const;
@@ -80,6 +81,15 @@ async function fitsEveryWidth(screen: string): Promise<void> {
         box.x + box.width,
         `${screen} at ${width} px: dialog's right edge`,
       ).toBeLessThanOrEqual(width);
+      // Nor does its content (a long URL, say) run past its edge and scroll it sideways.
+      const inside = await dialog.evaluate((open) => ({
+        content: open.scrollWidth,
+        shown: open.clientWidth,
+      }));
+      expect(
+        inside.content,
+        `${screen} at ${width} px: dialog's content width`,
+      ).toBeLessThanOrEqual(inside.shown);
     }
     // A modal dialog is fixed to the screen: a full-page picture would show it out of place.
     if (width === WIDTHS[0]) {
@@ -178,11 +188,13 @@ describe('the dashboard on a phone', () => {
     await fitsEveryWidth('10-downgrade-dialog');
     await page.getByRole('button', { name: 'Stay on Pro' }).click();
 
-    // Webhooks: the empty page, the secret dialog, an endpoint with a long URL and a delivery.
+    // Webhooks: the empty page, the secret dialog, an endpoint with a long URL and a delivery,
+    // then its dialogs: editing it (to a longer URL still), rotating its secret and deleting it.
     const receiver = await startWebhookReceiver(
       `/hooks/${'riverside-box-office-door-sync-'.repeat(4)}`,
     );
     const { url } = receiver;
+    const longUrl = `${url}?token=${'0123456789abcdef'.repeat(8)}`;
     try {
       await page
         .getByRole('navigation', { name: 'Settings' })
@@ -214,13 +226,49 @@ describe('the dashboard on a phone', () => {
         )
         .toBe(1);
       await fitsEveryWidth('14-webhook-deliveries');
+
+      // Editing it: the form in a dialog, with every event type once "All events" is unticked.
+      await card.getByRole('button', { name: 'Edit', exact: true }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit endpoint' });
+      await edit.waitFor();
+      await fitsEveryWidth('15-webhook-edit-dialog');
+      await edit.getByLabel('All events, including types added later').uncheck();
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await edit.getByText('Choose at least one event type, or all of them.').waitFor();
+      await fitsEveryWidth('16-webhook-edit-dialog-errors');
+      // A URL with a long token in it, which has nowhere to break.
+      await edit.getByLabel('Endpoint URL').fill(longUrl);
+      await edit.getByLabel('order.created').check();
+      await edit.getByLabel('ticket.updated').check();
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await edit.waitFor({ state: 'detached' });
     } finally {
       await receiver.close();
     }
+    const edited = page.getByRole('article', { name: `Endpoint ${longUrl}` });
+    await edited.getByRole('list', { name: 'Events' }).getByText('ticket.updated').waitFor();
+
+    await edited.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotate = page.getByRole('alertdialog', { name: 'Rotate the signing secret?' });
+    await rotate.waitFor();
+    await fitsEveryWidth('17-webhook-rotate-dialog');
+    await rotate.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = page.getByRole('dialog', { name: 'Your new signing secret' });
+    await rotated.waitFor();
+    await fitsEveryWidth('18-webhook-rotated-secret-dialog');
+    await rotated.getByRole('button', { name: 'Done' }).click();
+    await rotated.waitFor({ state: 'detached' });
+
+    await edited.getByRole('button', { name: 'Delete' }).click();
+    const remove = page.getByRole('alertdialog', { name: 'Delete this endpoint?' });
+    await remove.getByText(longUrl).waitFor();
+    await fitsEveryWidth('19-webhook-delete-dialog');
+    await remove.getByRole('button', { name: 'Delete endpoint' }).click();
+    await page.getByText('No webhook endpoints yet.').waitFor();
 
     await page.goto(`${origin}/dashboard/settings/nothing-here`);
     await heading('Page not found').waitFor();
-    await fitsEveryWidth('15-not-found');
+    await fitsEveryWidth('20-not-found');
   });
 
   it('fits a refused sign-in and a lock-out, said in minutes', async () => {
@@ -240,9 +288,9 @@ describe('the dashboard on a phone', () => {
       if (!alert.includes('Too many')) {
         await expect.poll(() => page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
       }
-      if (attempt === 1) await fitsEveryWidth('16-sign-in-refused');
+      if (attempt === 1) await fitsEveryWidth('21-sign-in-refused');
     }
     expect(alert).toMatch(/Try again in \d+ minutes\./);
-    await fitsEveryWidth('17-sign-in-locked-out');
+    await fitsEveryWidth('22-sign-in-locked-out');
   });
 });
