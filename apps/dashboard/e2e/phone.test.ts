@@ -271,9 +271,22 @@ describe('the dashboard on a phone', () => {
     await fitsEveryWidth('20-not-found');
   });
 
-  it('fits a refused sign-in and a lock-out, said in minutes', async () => {
+  it('fits a sign-up for an email that has an account, with the way to sign in', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('Sign in').waitFor();
+    await page.getByRole('link', { name: 'Create an organisation' }).click();
+    await heading('Create your organisation').waitFor();
+    await page.getByLabel('Organisation name').fill(account.organisation);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page.getByText('An account with this email already exists.').waitFor();
+    await fitsEveryWidth('21-sign-up-email-taken');
+    await page.getByRole('link', { name: 'Sign in instead' }).click();
+    await heading('Sign in').waitFor();
+  });
+
+  it('fits a refused sign-in and a lock-out, said in minutes', async () => {
     const stranger = `nobody-${randomBytes(4).toString('hex')}@example.com`;
     await page.getByLabel('Email').fill(stranger);
     let alert = '';
@@ -288,9 +301,9 @@ describe('the dashboard on a phone', () => {
       if (!alert.includes('Too many')) {
         await expect.poll(() => page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
       }
-      if (attempt === 1) await fitsEveryWidth('21-sign-in-refused');
+      if (attempt === 1) await fitsEveryWidth('22-sign-in-refused');
     }
     expect(alert).toMatch(/Try again in \d+ minutes\./);
-    await fitsEveryWidth('22-sign-in-locked-out');
+    await fitsEveryWidth('23-sign-in-locked-out');
   });
 });
