@@ -55,7 +55,10 @@ class Receiver {
     return `http://127.0.0.1:${this.port}/hooks/${name}`;
   }
 
-  async plan(name: string, statuses: number[]): Promise<void> {
+  async plan(
+    name: string,
+    statuses: (number | { status: number; delayMs: number })[],
+  ): Promise<void> {
     await fetch(`http://127.0.0.1:${this.port}/plans/${name}`, {
       method: 'PUT',
       body: JSON.stringify(statuses),
@@ -126,19 +129,20 @@ const verify = (secret: string, delivery: Delivery) =>
     data: { object: Record<string, unknown> };
   };
 
+const apiEnv = () => ({
+  DATABASE_URL: databaseUrl,
+  WEBHOOK_WORKER: 'in-process',
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_RETRY_DELAY_SECONDS: '1',
+  WEBHOOK_POLL_INTERVAL_MS: '50',
+  RATE_LIMIT_WRITES_PER_MINUTE: '100000',
+  RATE_LIMIT_READS_PER_MINUTE: '100000',
+});
+
 beforeAll(async () => {
   await receiver.start();
-  const env = {
-    DATABASE_URL: databaseUrl,
-    WEBHOOK_WORKER: 'in-process',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_ALLOW_HTTP: 'true',
-    WEBHOOK_RETRY_DELAY_SECONDS: '1',
-    WEBHOOK_POLL_INTERVAL_MS: '50',
-    RATE_LIMIT_WRITES_PER_MINUTE: '100000',
-    RATE_LIMIT_READS_PER_MINUTE: '100000',
-  };
-  [a, b] = await Promise.all([startApi(env), startApi(env)]);
+  [a, b] = await Promise.all([startApi(apiEnv()), startApi(apiEnv())]);
   local = await startTestServer();
 });
 
@@ -539,5 +543,59 @@ describe('webhook URLs', () => {
     expect(result).toMatchObject({ ok: false, statusCode: 302 });
     expect(result.error).toMatch(/not followed/);
     expect(await receiver.received('moved')).toHaveLength(1);
+  });
+  // Last: it stops both instances.
+  it('hands the messages waiting to be sent to the queue when stopped; a new instance sends them', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    // The first answer comes late, so the messages after it are still waiting at the stop.
+    await receiver.plan(endpoint.name, [{ status: 200, delayMs: 1500 }]);
+    for (let i = 0; i < 5; i++) {
+      await request(a.baseUrl, 'POST', '/api/v1/events', {
+        key: tenant.key,
+        body: eventBody(`Before the stop ${i}`),
+      });
+    }
+    const orm = await getTestOrm();
+    const messageIds = async () =>
+      (
+        await orm.em
+          .fork()
+          .execute<{ id: string }[]>(
+            `select id from webhook_messages where endpoint_id = ? order by created_at`,
+            [endpoint.id],
+          )
+      ).map((row) => row.id);
+    await until('the five messages made', async () => (await messageIds()).length === 5);
+    await until(
+      'the first one sent',
+      async () => (await receiver.received(endpoint.name)).length >= 1,
+    );
+
+    const [exitA, exitB] = await Promise.all([a.stop('SIGTERM'), b.stop('SIGTERM')]);
+    expect(exitA.code, a.output()).toBe(0);
+    expect(exitB.code, b.output()).toBe(0);
+    const ids = await messageIds();
+    const queued = await orm.em
+      .fork()
+      .execute<{ id: string }[]>(
+        `select data->>'message_id' as id from pgboss.job where data->>'message_id' in (?)`,
+        [ids],
+      );
+    expect(queued.length, 'messages handed to the queue at the stop').toBeGreaterThan(0);
+
+    const c = await startApi(apiEnv());
+    const received = await until(
+      'all five, the rest sent by the new instance',
+      async () => {
+        const got = await receiver.received(endpoint.name);
+        return new Set(got.map((d) => d.headers['webhook-id'])).size >= 5 && got;
+      },
+      { timeoutMs: 20_000 },
+    );
+    await sleep(1000);
+    expect(await receiver.received(endpoint.name)).toHaveLength(5);
+    expect(new Set(received.map((d) => d.headers['webhook-id']))).toEqual(new Set(ids));
+    await c.stop('SIGTERM');
   });
 });

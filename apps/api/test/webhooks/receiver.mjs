@@ -1,7 +1,8 @@
 // A webhook receiver on loopback, run as its own process by the webhook tests. It keeps what it
 // receives and answers with the statuses planned for each path (200 once the plan is used up).
 //   POST /hooks/<name>          a delivery
-//   PUT  /plans/<name>          body: JSON array of statuses for the next deliveries to <name>
+//   PUT  /plans/<name>          body: JSON array of the next answers to <name>: a status, or
+//                               { "status": 200, "delayMs": 1500 } to answer that much later
 //   GET  /received/<name>       what <name> received: [{ headers, body, at }]
 import { createServer } from 'node:http';
 
@@ -19,8 +20,12 @@ const server = createServer((req, res) => {
       const list = received.get(name) ?? [];
       list.push({ headers: req.headers, body, at: Date.now() });
       received.set(name, list);
-      const status = plans.get(name)?.shift() ?? 200;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${status}`);
+      const planned = plans.get(name)?.shift() ?? 200;
+      const { status, delayMs = 0 } = typeof planned === 'number' ? { status: planned } : planned;
+      setTimeout(
+        () => res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${status}`),
+        delayMs,
+      );
       return;
     }
     if (req.method === 'PUT' && kind === 'plans') {
