@@ -602,13 +602,14 @@ export class WebhookEngine {
     const cancelled: string[] = [];
     for (const job of ordered) {
       const message = messages.get(job.data.message_id);
-      // Deleted with its endpoint, already delivered at once, or its change record purged (past
-      // its retention, with the message's own): nothing to send.
-      if (!message || message.status === 'delivered' || message.payload === null) {
+      // Deleted with its endpoint, or already delivered at once: nothing to send.
+      if (!message || message.status === 'delivered') {
         results.push({ id: job.id, status: 'completed' });
         continue;
       }
-      if (message.endpoint_status !== 'enabled') {
+      // Its endpoint disabled, or its change record purged (past its retention, as the message
+      // nearly is): cancelled.
+      if (message.endpoint_status !== 'enabled' || message.payload === null) {
         cancelled.push(message.id);
         results.push({ id: job.id, status: 'completed' });
         continue;
