@@ -1,6 +1,7 @@
 import type { ApiKey } from '@boxoffice/dashboard-contract';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
+import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
@@ -243,75 +244,68 @@ function GenerateKeyForm({
 
 function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">API keys, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((key) => (
-            <tr key={key.id} className={key.status === 'revoked' ? 'row-revoked' : undefined}>
-              <th scope="row" className="key-name">
-                {key.name}
-              </th>
-              <td>
-                <code>{key.hint}</code>
-              </td>
-              <td>
-                <ul className="tags" aria-label="Scopes">
-                  {key.scopes.map((scope) => (
-                    <li key={scope} className="tag">
-                      {scope}
-                    </li>
-                  ))}
-                </ul>
-              </td>
-              <td>
-                <time dateTime={key.created_at}>{formatDateTime(key.created_at)}</time>
-              </td>
-              <td>
-                {key.last_used_at ? (
-                  <time dateTime={key.last_used_at}>{formatDateTime(key.last_used_at)}</time>
-                ) : (
-                  <span className="muted">never</span>
-                )}
-              </td>
-              <td>
-                <span className={`status status-${key.status}`}>{key.status}</span>
-                {key.revoked_at && (
-                  <span className="status-detail muted">
-                    <time dateTime={key.revoked_at}>{formatDateTime(key.revoked_at)}</time>
-                  </span>
-                )}
-              </td>
-              <td className="cell-actions">
-                {key.status === 'active' && (
-                  <button
-                    type="button"
-                    className="button button-danger-quiet"
-                    onClick={() => onRevoke(key)}
-                    aria-label={`Revoke ${key.name}`}
-                  >
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="API keys, newest first"
+      columns={[
+        'Name',
+        'Key',
+        'Scopes',
+        'Created',
+        'Last used',
+        'Status',
+        { label: 'Actions', visuallyHidden: true },
+      ]}
+    >
+      {keys.map((key) => (
+        <tr key={key.id} className={key.status === 'revoked' ? 'row-revoked' : undefined}>
+          <th scope="row" className="key-name">
+            {key.name}
+          </th>
+          <td>
+            <code>{key.hint}</code>
+          </td>
+          <td>
+            <ul className="tags" aria-label="Scopes">
+              {key.scopes.map((scope) => (
+                <li key={scope} className="tag">
+                  {scope}
+                </li>
+              ))}
+            </ul>
+          </td>
+          <td>
+            <time dateTime={key.created_at}>{formatDateTime(key.created_at)}</time>
+          </td>
+          <td>
+            {key.last_used_at ? (
+              <time dateTime={key.last_used_at}>{formatDateTime(key.last_used_at)}</time>
+            ) : (
+              <span className="muted">never</span>
+            )}
+          </td>
+          <td>
+            <span className={`status status-${key.status}`}>{key.status}</span>
+            {key.revoked_at && (
+              <span className="status-detail muted">
+                <time dateTime={key.revoked_at}>{formatDateTime(key.revoked_at)}</time>
+              </span>
+            )}
+          </td>
+          <td className="cell-actions">
+            {key.status === 'active' && (
+              <button
+                type="button"
+                className="button button-danger-quiet"
+                onClick={() => onRevoke(key)}
+                aria-label={`Revoke ${key.name}`}
+              >
+                Revoke
+              </button>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
