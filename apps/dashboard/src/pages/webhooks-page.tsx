@@ -5,6 +5,7 @@ import {
 } from '@boxoffice/dashboard-contract';
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
+import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
 import { TextField } from '../components/text-field';
@@ -430,68 +431,59 @@ function Deliveries({ endpointId }: { endpointId: string }) {
         (resource.data.length === 0 ? (
           <p className="muted">Nothing sent yet.</p>
         ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">Latest messages, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Made</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {resource.data.map((message) => (
-                  <tr key={message.id}>
-                    <th scope="row">
-                      <code>{message.type}</code>
-                      <span className="status-detail muted">{message.id}</span>
-                    </th>
-                    <td>
-                      <time dateTime={message.created_at}>
-                        {formatDateTime(message.created_at)}
-                      </time>
-                    </td>
-                    <td>
-                      <span className={enabledClass(message.status)}>{message.status}</span>
-                    </td>
-                    <td>
-                      <ol className="attempts">
-                        {message.attempts.map((attempt, i) => (
-                          <li key={i}>
-                            <time dateTime={attempt.attempted_at}>
-                              {formatDateTime(attempt.attempted_at)}
-                            </time>
-                            : {attempt.status_code ?? '—'} in {attempt.duration_ms} ms
-                            {attempt.error && <> ({attempt.error})</>}
-                            {attempt.response_excerpt && (
-                              <span className="status-detail muted">
-                                {attempt.response_excerpt.slice(0, 200)}
-                              </span>
-                            )}
-                          </li>
-                        ))}
-                      </ol>
-                    </td>
-                    <td className="cell-actions">
-                      <button
-                        type="button"
-                        className="button button-secondary button-small"
-                        onClick={() => void resend.run(message)}
-                        aria-label={`Resend ${message.type} ${message.id}`}
-                      >
-                        Resend
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Latest messages, newest first"
+            columns={[
+              'Event',
+              'Made',
+              'Status',
+              'Attempts',
+              { label: 'Actions', visuallyHidden: true },
+            ]}
+          >
+            {resource.data.map((message) => (
+              <tr key={message.id}>
+                <th scope="row">
+                  <code>{message.type}</code>
+                  <span className="status-detail muted">{message.id}</span>
+                </th>
+                <td>
+                  <time dateTime={message.created_at}>{formatDateTime(message.created_at)}</time>
+                </td>
+                <td>
+                  <span className={enabledClass(message.status)}>{message.status}</span>
+                </td>
+                <td>
+                  <ol className="attempts">
+                    {message.attempts.map((attempt, i) => (
+                      <li key={i}>
+                        <time dateTime={attempt.attempted_at}>
+                          {formatDateTime(attempt.attempted_at)}
+                        </time>
+                        : {attempt.status_code ?? '—'} in {attempt.duration_ms} ms
+                        {attempt.error && <> ({attempt.error})</>}
+                        {attempt.response_excerpt && (
+                          <span className="status-detail muted">
+                            {attempt.response_excerpt.slice(0, 200)}
+                          </span>
+                        )}
+                      </li>
+                    ))}
+                  </ol>
+                </td>
+                <td className="cell-actions">
+                  <button
+                    type="button"
+                    className="button button-secondary button-small"
+                    onClick={() => void resend.run(message)}
+                    aria-label={`Resend ${message.type} ${message.id}`}
+                  >
+                    Resend
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         ))}
     </section>
   );
