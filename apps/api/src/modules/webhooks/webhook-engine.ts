@@ -146,7 +146,6 @@ export class WebhookEngine {
   #stopping = false;
   /** First attempts to make at once, per endpoint. */
   readonly #direct = new Map<string, DirectLine>();
-  #directWaiting = 0;
   /** First attempts made and not yet recorded; messages to hand to the queue instead. */
   #attempted: Attempt[] = [];
   #handOff: string[] = [];
@@ -299,6 +298,8 @@ export class WebhookEngine {
       const direct: NewMessage[] = [];
       const queued: NewMessage[] = [];
       const added = new Map<string, number>();
+      let backlog = 0;
+      for (const line of this.#direct.values()) backlog += line.waiting.length;
       for (const message of messages) {
         const endpointId = message.endpoint.id;
         const waiting =
@@ -306,7 +307,7 @@ export class WebhookEngine {
         const room =
           !this.#stopping &&
           message.endpoint.failing_since === null &&
-          this.#directWaiting + direct.length < DIRECT_BACKLOG &&
+          backlog + direct.length < DIRECT_BACKLOG &&
           waiting < DIRECT_BACKLOG_PER_ENDPOINT;
         if (room) {
           direct.push(message);
@@ -453,7 +454,11 @@ export class WebhookEngine {
   /** Queues the first attempts of messages made by this round's fan-out, one line per endpoint. */
   #sendAtOnce(messages: NewMessage[]): void {
     if (messages.length === 0) return;
-    const sendBy = Date.now() + DIRECT_LEASE_SECONDS * 1000 - DIRECT_LEASE_MARGIN_MS;
+    const now = Date.now();
+    const sendBy = Math.max(
+      now + DIRECT_LEASE_SECONDS * 1000 - DIRECT_LEASE_MARGIN_MS - this.#options.timeoutMs,
+      now,
+    );
     for (const message of messages) {
       const endpointId = message.endpoint.id;
       let line = this.#direct.get(endpointId);
@@ -465,38 +470,21 @@ export class WebhookEngine {
         id: message.id,
         endpoint: message.endpoint,
         payload: message.payload,
-        sendBy: Math.max(sendBy - this.#options.timeoutMs, Date.now()),
+        sendBy,
       });
-      this.#directWaiting++;
       line.sending ??= this.#sendLine(endpointId, line);
     }
   }
 
   /** Sends one endpoint's waiting messages one after another, in the order they were made. */
   async #sendLine(endpointId: string, line: DirectLine): Promise<void> {
-    try {
-      for (let message = line.waiting.shift(); message; message = line.waiting.shift()) {
-        this.#directWaiting--;
-        // Stopping, or too late for the lease: the queue sends it.
-        if (this.#stopping || Date.now() > message.sendBy) {
-          this.#handOff.push(message.id);
-          this.#scheduleRecord();
-          continue;
-        }
+    for (let message = line.waiting.shift(); message; message = line.waiting.shift()) {
+      // Stopping, or too late for the lease: the queue sends it.
+      if (this.#stopping || Date.now() > message.sendBy) {
+        this.#handOff.push(message.id);
+      } else {
         try {
-          const at = new Date();
-          const headers = signedHeaders(
-            message.id,
-            message.payload,
-            signingSecrets(message.endpoint, at),
-            at,
-          );
-          const result = await deliver(message.endpoint.url, message.payload, headers, {
-            timeoutMs: this.#options.timeoutMs,
-            allowHttp: this.#options.allowHttp,
-            allowPrivate: this.#options.allowPrivate,
-          });
-          this.#options.onAttempt?.(result.ok ? 'succeeded' : 'failed');
+          const { at, result } = await this.#attempt(message.id, message.endpoint, message.payload);
           this.#attempted.push({
             messageId: message.id,
             endpointId,
@@ -508,13 +496,27 @@ export class WebhookEngine {
           this.#options.logger.warn({ err: error, messageId: message.id }, 'webhook not sent');
           this.#handOff.push(message.id);
         }
-        this.#scheduleRecord();
       }
-    } finally {
-      line.sending = undefined;
-      if (line.waiting.length === 0) this.#direct.delete(endpointId);
-      else line.sending = this.#sendLine(endpointId, line);
+      this.#scheduleRecord();
     }
+    this.#direct.delete(endpointId);
+  }
+
+  /** Signs `body` as message `id` with the endpoint's secrets of the moment, and sends it. */
+  async #attempt(
+    id: string,
+    endpoint: Pick<Endpoint, 'url' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'>,
+    body: string,
+  ): Promise<{ at: Date; result: DeliveryResult }> {
+    const at = new Date();
+    const headers = signedHeaders(id, body, signingSecrets(endpoint, at), at);
+    const result = await deliver(endpoint.url, body, headers, {
+      timeoutMs: this.#options.timeoutMs,
+      allowHttp: this.#options.allowHttp,
+      allowPrivate: this.#options.allowPrivate,
+    });
+    this.#options.onAttempt?.(result.ok ? 'succeeded' : 'failed');
+    return { at, result };
   }
 
   #scheduleRecord(): void {
@@ -624,14 +626,7 @@ export class WebhookEngine {
     await Promise.all(
       [...byEndpoint.values()].map(async (queue) => {
         for (const { job, message, body } of queue) {
-          const at = new Date();
-          const headers = signedHeaders(message.id, body, signingSecrets(message, at), at);
-          const result = await deliver(message.url, body, headers, {
-            timeoutMs: this.#options.timeoutMs,
-            allowHttp: this.#options.allowHttp,
-            allowPrivate: this.#options.allowPrivate,
-          });
-          this.#options.onAttempt?.(result.ok ? 'succeeded' : 'failed');
+          const { at, result } = await this.#attempt(message.id, message, body);
           const attemptsBefore = job.retryCount + (job.data.after_direct ? 1 : 0);
           const final = !result.ok && attemptsBefore >= this.#options.retryLimit;
           attempts.push({
