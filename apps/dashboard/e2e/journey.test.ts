@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browserSuite } from './suite';
-import { startWebhookReceiver } from './webhook-receiver';
+import { refreshUntilDelivered, startWebhookReceiver } from './webhook-receiver';
 
 /**
  * The dashboard in a real browser against the real API server: sign up, generate a key, see the
@@ -348,15 +348,7 @@ describe('dashboard journey', () => {
 
       await card.getByRole('button', { name: 'Deliveries' }).click();
       const row = card.getByRole('row', { name: new RegExp(event.id) });
-      await expect
-        .poll(
-          async () => {
-            await card.getByRole('button', { name: 'Refresh deliveries' }).click();
-            return row.getByText('delivered', { exact: true }).count();
-          },
-          { timeout: 10_000 },
-        )
-        .toBe(1);
+      await refreshUntilDelivered(card, row);
       await row.getByText(/200 in \d+ ms/).waitFor();
       await screenshot('11-webhook-delivery');
 

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from './api-server';
 import { browserSuite } from './suite';
-import { startWebhookReceiver } from './webhook-receiver';
+import { refreshUntilDelivered, startWebhookReceiver } from './webhook-receiver';
 
 /**
  * Every screen of the dashboard on a phone (360 and 390 px wide, as a phone lays pages out): the
@@ -216,15 +216,7 @@ describe('the dashboard on a phone', () => {
       await card.getByRole('button', { name: 'Send test event' }).click();
       await card.getByText(/Test event sent/).waitFor();
       await card.getByRole('button', { name: 'Deliveries' }).click();
-      await expect
-        .poll(
-          async () => {
-            await card.getByRole('button', { name: 'Refresh deliveries' }).click();
-            return card.getByText('delivered', { exact: true }).count();
-          },
-          { timeout: 10_000 },
-        )
-        .toBe(1);
+      await refreshUntilDelivered(card);
       await fitsEveryWidth('14-webhook-deliveries');
 
       // Editing it: the form in a dialog, with every event type once "All events" is unticked.

@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Locator } from 'playwright-core';
+import { expect } from 'vitest';
 
 export interface WebhookReceiver {
   /** Where to send: this receiver on loopback, at the path asked for. */
@@ -26,4 +28,20 @@ export async function startWebhookReceiver(pathname: string): Promise<WebhookRec
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Clicks the endpoint card's "Refresh deliveries" (its list is open) until `scope`, the card
+ * itself or one row of its list, shows one delivered message.
+ */
+export async function refreshUntilDelivered(card: Locator, scope: Locator = card): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await card.getByRole('button', { name: 'Refresh deliveries' }).click();
+        return scope.getByText('delivered', { exact: true }).count();
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(1);
 }
