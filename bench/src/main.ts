@@ -418,6 +418,22 @@ async function webhookCase(
     const roundS = config.durationS / config.rounds;
     const result = { with: emptyTotals(), without: emptyTotals(), checkinsWith: 0 };
     let drainS = 0;
+    /**
+     * Waits (120 s at most) until the receiver holds `count` deliveries, then disables the
+     * endpoints; the seconds it waited. Disabled rather than deleted: deleting them would delete their thousands of
+     * messages and attempts at once, leaving dead rows in the tables the next round writes to,
+     * which no organisation's traffic does.
+     */
+    const drainAndDisable = async (count: number): Promise<number> => {
+      const started = performance.now();
+      while ((await receiverStats(receiver)).count < count) {
+        if (performance.now() > started + 120_000) break;
+        await sleep(100);
+      }
+      const waitedS = (performance.now() - started) / 1000;
+      await db.query(`update webhook_endpoints set status = 'disabled'`);
+      return waitedS;
+    };
     // A warm-up with endpoints, not counted, as every other case has: the delivery path compiled,
     // the connections to the receiver open.
     await addEndpoints();
@@ -429,12 +445,7 @@ async function webhookCase(
       next: workload.next('POST /checkins'),
     });
     recordFailures(`warm-up POST /checkins @${connections} with webhook`, warm);
-    const warmedBy = performance.now() + 120_000;
-    while ((await receiverStats(receiver)).count < warm.responses) {
-      if (performance.now() > warmedBy) break;
-      await sleep(100);
-    }
-    await db.query(`update webhook_endpoints set status = 'disabled'`);
+    await drainAndDisable(warm.responses);
     await fetch(`${receiver.baseUrl}/reset`, { method: 'POST' }).then((r) => r.arrayBuffer());
     await sleep(250);
     for (let round = 0; round < config.rounds; round++) {
@@ -461,17 +472,7 @@ async function webhookCase(
         if (arm === 'with') {
           result.checkinsWith += loadRun.responses;
           // Every check-in of the run delivered before the endpoints are disabled again.
-          const drained = performance.now();
-          const deadline = drained + 120_000;
-          while ((await receiverStats(receiver)).count < result.checkinsWith) {
-            if (performance.now() > deadline) break;
-            await sleep(100);
-          }
-          drainS = Math.max(drainS, (performance.now() - drained) / 1000);
-          // Disabled rather than deleted: deleting them would delete their thousands of messages
-          // and attempts at once, leaving dead rows in the tables the next round writes to, which
-          // no organisation's traffic does.
-          await db.query(`update webhook_endpoints set status = 'disabled'`);
+          drainS = Math.max(drainS, await drainAndDisable(result.checkinsWith));
         }
         await sleep(250);
       }
