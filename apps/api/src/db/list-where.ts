@@ -1,5 +1,5 @@
-import type { ObjectQuery } from '@mikro-orm/postgresql';
 import type { TenantContext } from '../core/context';
+import type { ListFilter } from './pages';
 
 /** The filters most lists share, as the contract names them. */
 export interface SharedFilters {
@@ -15,10 +15,10 @@ export interface SharedFilters {
 export function listWhere<T extends { organisationId: string }>(
   ctx: TenantContext,
   filters: SharedFilters,
-): ObjectQuery<T> {
+): ListFilter<T> {
   const where: Record<string, unknown> = { organisationId: ctx.organisationId };
   if (filters.event_id) where.eventId = filters.event_id;
   if (filters.status) where.status = { $in: filters.status };
   if (filters.updated_since) where.updatedAt = { $gte: filters.updated_since };
-  return where as ObjectQuery<T>;
+  return where as ListFilter<T>;
 }

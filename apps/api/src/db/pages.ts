@@ -1,11 +1,6 @@
-import {
-  raw,
-  type EntityManager,
-  type EntityMetadata,
-  type EntityName,
-  type FilterQuery,
-  ReferenceKind,
-} from '@mikro-orm/postgresql';
+import type { EntityManager, EntityMetadata, EntityName } from '@mikro-orm/postgresql';
+import { columnsOf, datesOf } from './rows';
+import { query } from './sql';
 
 /**
  * Where a page starts: by number (`offset` pages), or right after a sort key (`after`, a cursor
@@ -85,49 +80,55 @@ export function parseTimestamp(text: string, fallback: (text: string) => unknown
   return date;
 }
 
-/** Scalars the driver already delivers as the entity holds them. */
-const AS_DELIVERED = new Set(['string', 'number', 'boolean']);
-
-type RowMapper = (raw: Record<string, unknown>) => Record<string, unknown>;
-const rowMappers = new WeakMap<EntityMetadata, RowMapper | null>();
-
 /**
- * Maps a raw row (column names, timestamps as text) to the entity's property names and types, as
- * the ORM's own mapping does, for entities of plain columns; null for any other entity, which
- * the ORM then maps.
+ * What a list filters on: properties of the entity, each equal to a value or compared with the
+ * operators lists use. Lists filter their own organisation's rows by plain columns only, so this
+ * is all the SQL a filter needs, compiled by `findPage` straight into its statement.
  */
-function rowMapper(em: EntityManager, meta: EntityMetadata): RowMapper | null {
-  let mapper = rowMappers.get(meta);
-  if (mapper !== undefined) return mapper;
-  const fields: [property: string, column: string, timestamp: boolean][] = [];
-  let plain = true;
-  for (const prop of meta.props) {
-    if (prop.persist === false) continue;
-    const timestamp = prop.runtimeType === 'Date';
-    const simple =
-      prop.kind === ReferenceKind.SCALAR &&
-      prop.fieldNames.length === 1 &&
-      !prop.customType &&
-      (timestamp || AS_DELIVERED.has(prop.runtimeType) || prop.type === 'date');
-    if (!simple) plain = false;
-    fields.push([prop.name, prop.fieldNames[0]!, timestamp]);
-  }
-  const platform = em.getPlatform();
-  const fallback = (text: string) => platform.parseDate(text);
-  mapper = plain
-    ? (raw) => {
-        const row: Record<string, unknown> = {};
-        for (const [property, column, timestamp] of fields) {
-          const value = raw[column];
-          row[property] =
-            timestamp && typeof value === 'string' ? parseTimestamp(value, fallback) : value;
+export type ListFilter<T> = { [K in keyof T]?: T[K] | ListCondition<T[K]> };
+
+export interface ListCondition<V> {
+  $in?: readonly V[];
+  $gt?: V;
+  $gte?: V;
+  $lt?: V;
+  /** An `ilike` pattern: escape what the client sent with `likeEscape`. */
+  $ilike?: string;
+}
+
+const COMPARISONS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $ilike: 'ilike' };
+
+/** The statement's `where`: `$n` placeholders, their values appended to `params`. */
+function whereSql(meta: EntityMetadata, where: Record<string, unknown>, params: unknown[]): string {
+  const conditions: string[] = [];
+  const placeholder = (value: unknown) => `$${params.push(value)}`;
+  for (const [property, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    const column = columnOf(meta, property);
+    if (value === null) {
+      conditions.push(`${column} is null`);
+    } else if (typeof value === 'object' && !(value instanceof Date)) {
+      for (const [operator, operand] of Object.entries(value)) {
+        if (operand === undefined) continue;
+        if (operator === '$in') {
+          conditions.push(`${column} = any(${placeholder(operand)})`);
+        } else if (operator in COMPARISONS) {
+          conditions.push(`${column} ${COMPARISONS[operator]} ${placeholder(operand)}`);
+        } else {
+          throw new Error(`list filter on ${property}: unknown operator ${operator}`);
         }
-        row[SORT_KEY] = raw[SORT_KEY];
-        return row;
       }
-    : null;
-  rowMappers.set(meta, mapper);
-  return mapper;
+    } else {
+      conditions.push(`${column} = ${placeholder(value)}`);
+    }
+  }
+  return conditions.length > 0 ? conditions.join(' and ') : 'true';
+}
+
+function columnOf(meta: EntityMetadata, property: string): string {
+  const column = meta.properties[property]?.fieldNames[0];
+  if (!column) throw new Error(`${meta.className} has no column for ${property}`);
+  return `"${column}"`;
 }
 
 /**
@@ -136,61 +137,60 @@ function rowMapper(em: EntityManager, meta: EntityMetadata): RowMapper | null {
  * the properties of `order` (the last of them unique). A page reads one row more than it returns,
  * to know whether another follows.
  *
- * The rows are plain objects with the entity's property names and types, not managed entities:
- * a list only serialises them, and skipping the identity map and entity construction halves the
- * cost of a list request (see bench/README.md).
+ * The statements are written here and run on the ORM's pool (`db/sql`), not built by the ORM's
+ * query builder: a list is the most frequent request, and building and running its query through
+ * the ORM cost more than the rest of the request (see bench/README.md). The rows are plain objects
+ * of the entity's type, not managed entities: a list only serialises them. Never inside a
+ * transaction (the statements run on whichever pooled connection is free).
  */
 export async function findPage<T extends Sortable>(
   em: EntityManager,
   entity: EntityName<T>,
-  where: FilterQuery<T>,
+  where: ListFilter<T>,
   request: PageRequest & { updated_since?: Date | undefined },
   order?: readonly (keyof T & string)[],
 ): Promise<Page<T>> {
+  if (em.isInTransaction()) throw new Error('findPage runs outside transactions');
   const keys = order ?? (request.updated_since ? ['updatedAt', 'id'] : ['createdAt', 'id']);
-  const meta = em.getMetadata().get(entity);
-  const { properties } = meta;
-  const columns = keys.map(
-    (key) => `"${properties[key as keyof typeof properties].fieldNames[0]}"`,
-  );
-  const orderBy = Object.fromEntries(keys.map((key) => [key, 'asc']));
+  const meta = em.getMetadata().get(entity) as EntityMetadata;
+  const sortColumns = keys.map((key) => columnOf(meta, key)).join(', ');
+  const table = `"${meta.tableName}"`;
 
-  const rows = em
-    .createQueryBuilder(entity)
-    .select(['*', raw(`json_build_array(${columns.join(', ')}) as "${SORT_KEY}"`)])
-    .where(where as never)
-    .orderBy(orderBy as never)
-    .limit(request.limit + 1);
-  if (request.after) {
-    if (request.after.length !== keys.length) throw new Error('sort key of another order');
-    rows.andWhere(`(${columns.join(', ')}) > (${columns.map(() => '?').join(', ')})`, [
-      ...request.after,
-    ]);
-  } else {
-    rows.offset((request.page - 1) * request.limit);
-  }
+  const params: unknown[] = [];
+  const filter = whereSql(meta, where as Record<string, unknown>, params);
   // The page and the count run side by side, on two connections: on a large organisation the
   // count reads every match, and waiting for both at once is what a client paging notices.
   const count = request.count
-    ? em
-        .createQueryBuilder(entity)
-        .count()
-        .where(where as never)
-        .execute<{ count: string | number }>('get', false)
+    ? query<{ count: string }>(em, `select count(*) as count from ${table} where ${filter}`, params)
     : undefined;
-  const mapper = rowMapper(em, meta as EntityMetadata);
-  const read = mapper
-    ? rows.execute<Record<string, unknown>[]>('all', false).then((raws) => raws.map(mapper))
-    : rows.execute<Record<string, unknown>[]>('all', true);
-  const [found, counted] = (await Promise.all([read, count])) as [
-    (T & { [SORT_KEY]: SortValue[] })[],
-    { count: string | number } | undefined,
-  ];
+  let pageSql = `select ${columnsOf(em, entity)}, json_build_array(${sortColumns}) as "${SORT_KEY}"
+                   from ${table} where ${filter}`;
+  const pageParams = [...params];
+  if (request.after) {
+    if (request.after.length !== keys.length) throw new Error('sort key of another order');
+    const after = request.after.map((value) => `$${pageParams.push(value)}`);
+    pageSql += ` and (${sortColumns}) > (${after.join(', ')})`;
+  }
+  pageSql += ` order by ${keys.map((key) => `${columnOf(meta, key)} asc`).join(', ')}
+               limit ${request.limit + 1}`;
+  if (!request.after) pageSql += ` offset ${(request.page - 1) * request.limit}`;
+  const dates = datesOf(em, entity);
+  const fallback = (text: string) => em.getPlatform().parseDate(text);
+  const read = query<Record<string, unknown>>(em, pageSql, pageParams).then((rows) => {
+    for (const row of rows) {
+      for (const name of dates) {
+        const value = row[name];
+        if (typeof value === 'string') row[name] = parseTimestamp(value, fallback);
+      }
+    }
+    return rows as (T & { [SORT_KEY]: SortValue[] })[];
+  });
+  const [found, counted] = await Promise.all([read, count]);
   const more = found.length > request.limit;
   const data = more ? found.slice(0, request.limit) : found;
   return {
     data,
-    total: counted === undefined ? undefined : Number(counted.count),
+    total: counted === undefined ? undefined : Number(counted[0]!.count),
     nextAfter: more ? data[data.length - 1]![SORT_KEY] : undefined,
   };
 }

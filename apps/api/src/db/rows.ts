@@ -35,8 +35,14 @@ function shapeOf(em: EntityManager, entity: EntityName<object>): RowShape {
  * need the row as the entity's type (`select ${columnsOf(em, Ticket)} from tickets …`, or a
  * `returning` list). Derived from the entity's metadata, so it never drifts from the entity.
  */
-export const columnsOf = (em: EntityManager, entity: EntityName<object>): string =>
-  shapeOf(em, entity).columns;
+export const columnsOf = <T extends object>(em: EntityManager, entity: EntityName<T>): string =>
+  shapeOf(em, entity as EntityName<object>).columns;
+
+/** The entity's properties held as `Date`, which a row selected with `columnsOf` has as text. */
+export const datesOf = <T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+): readonly string[] => shapeOf(em, entity as EntityName<object>).dates;
 
 /** A row selected with `columnsOf`, as the entity's plain type (timestamps as `Date`). */
 export function fromRow<T extends object>(

@@ -1,4 +1,3 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
 import type {
   Checkin as CheckinResource,
   CheckinCreate,
@@ -8,7 +7,7 @@ import type { TenantContext } from '../../core/context';
 import { conflict, notFound, unprocessable } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { getOwned, inTransaction, iso } from '../../db/context';
-import { findPage, type Page, type PageRequest } from '../../db/pages';
+import { findPage, type ListFilter, type Page, type PageRequest } from '../../db/pages';
 import {
   followAdmission,
   followedAttendee,
@@ -44,7 +43,7 @@ export async function listCheckins(
   ctx: TenantContext,
   query: CheckinFilters,
 ): Promise<Page<Checkin>> {
-  const where: FilterQuery<Checkin> = { organisationId: ctx.organisationId };
+  const where: ListFilter<Checkin> = { organisationId: ctx.organisationId };
   if (query.event_id) where.eventId = query.event_id;
   if (query.ticket_id) where.ticketId = query.ticket_id;
   if (query.direction) where.direction = { $in: query.direction };
