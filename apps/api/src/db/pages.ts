@@ -157,7 +157,7 @@ export async function findPage<T extends Sortable>(
   const table = `"${meta.tableName}"`;
 
   const params: unknown[] = [];
-  const filter = whereSql(meta, where as Record<string, unknown>, params);
+  const filter = whereSql(meta, where, params);
   // The page and the count run side by side, on two connections: on a large organisation the
   // count reads every match, and waiting for both at once is what a client paging notices.
   const count = request.count
