@@ -5,6 +5,8 @@ interface RowShape {
   columns: string;
   /** Properties held as `Date` (PostgreSQL sends timestamps as text; see the ORM's type parsers). */
   dates: string[];
+  /** The ORM's reading of a timestamp's text, for the shapes `parseTimestamp` leaves to it. */
+  parseDate: (text: string) => unknown;
 }
 
 const shapes = new WeakMap<object, Map<unknown, RowShape>>();
@@ -21,9 +23,11 @@ function shapeOf(em: EntityManager, entity: EntityName<object>): RowShape {
     const props = Object.values<{ name: string; fieldNames: string[]; runtimeType: string }>(
       metadata.get(entity).properties,
     );
+    const platform = em.getPlatform();
     shape = {
       columns: props.map((prop) => `"${prop.fieldNames[0]}" as "${prop.name}"`).join(', '),
       dates: props.filter((prop) => prop.runtimeType === 'Date').map((prop) => prop.name),
+      parseDate: (text) => platform.parseDate(text),
     };
     perOrm.set(entity, shape);
   }
@@ -38,24 +42,68 @@ function shapeOf(em: EntityManager, entity: EntityName<object>): RowShape {
 export const columnsOf = <T extends object>(em: EntityManager, entity: EntityName<T>): string =>
   shapeOf(em, entity as EntityName<object>).columns;
 
-/** The entity's properties held as `Date`, which a row selected with `columnsOf` has as text. */
-export const datesOf = <T extends object>(
-  em: EntityManager,
-  entity: EntityName<T>,
-): readonly string[] => shapeOf(em, entity as EntityName<object>).dates;
+/** The number written by the ASCII digits of `text[start, end)`, or NaN if any is not a digit. */
+function digits(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    value = value * 10 + digit;
+  }
+  return value;
+}
 
-/** A row selected with `columnsOf`, as the entity's plain type (timestamps as `Date`). */
+/**
+ * A `timestamptz` as PostgreSQL sends it to a UTC session (`2026-11-23 14:05:09.123456+00`), read
+ * as a `Date` from its fixed positions rather than by a general date parser (lists read thousands
+ * a second); anything else, such as years before 1 or after 9999, by `fallback`.
+ */
+export function parseTimestamp(text: string, fallback: (text: string) => unknown): unknown {
+  const length = text.length;
+  const fraction = length - 3 - 20; // characters after the seconds' `.`, before `+00`
+  const shaped =
+    (length === 22 || (fraction >= 1 && fraction <= 6 && text.charCodeAt(19) === 46)) &&
+    text.endsWith('+00') &&
+    text.charCodeAt(4) === 45 &&
+    text.charCodeAt(7) === 45 &&
+    text.charCodeAt(10) === 32 &&
+    text.charCodeAt(13) === 58 &&
+    text.charCodeAt(16) === 58;
+  if (!shaped) return fallback(text);
+  const year = digits(text, 0, 4);
+  // Milliseconds: the first three digits of the fraction (`.5` is 500), the rest checked only.
+  let ms = 0;
+  for (let i = 0; i < 3; i++) ms = ms * 10 + (i < fraction ? digits(text, 20 + i, 21 + i) : 0);
+  if (fraction > 3 && Number.isNaN(digits(text, 23, 20 + fraction))) return fallback(text);
+  const time = Date.UTC(
+    year,
+    digits(text, 5, 7) - 1,
+    digits(text, 8, 10),
+    digits(text, 11, 13),
+    digits(text, 14, 16),
+    digits(text, 17, 19),
+    ms,
+  );
+  if (Number.isNaN(time)) return fallback(text);
+  const date = new Date(time);
+  // Date.UTC reads years 0–99 as 1900–1999.
+  if (year < 100) date.setUTCFullYear(year);
+  return date;
+}
+
+/**
+ * A row selected with `columnsOf`, as the entity's plain type: its timestamps, which PostgreSQL
+ * sends as text, become `Date`s in place.
+ */
 export function fromRow<T extends object>(
   em: EntityManager,
   entity: EntityName<T>,
   row: Record<string, unknown>,
 ): T {
-  const out: Record<string, unknown> = { ...row };
-  for (const name of shapeOf(em, entity as EntityName<object>).dates) {
-    const value = out[name];
-    if (value !== null && value !== undefined && !(value instanceof Date)) {
-      out[name] = new Date(value as string);
-    }
+  const { dates, parseDate } = shapeOf(em, entity as EntityName<object>);
+  for (const name of dates) {
+    const value = row[name];
+    if (typeof value === 'string') row[name] = parseTimestamp(value, parseDate);
   }
-  return out as T;
+  return row as T;
 }

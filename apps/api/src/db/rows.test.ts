@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimestamp } from './pages';
+import { parseTimestamp } from './rows';
 
 /** A time as PostgreSQL writes a `timestamptz` to a UTC session: trailing zeros of the fraction dropped. */
 function pgText(time: number, micros: number): string {
