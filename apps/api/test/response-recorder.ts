@@ -68,6 +68,16 @@ export const resolveRef = (document: Json, node: Json): Json =>
       )
     : node;
 
+/**
+ * The path Express routes the request by (`parseurl`): a plain request-target's path as it is, but
+ * one holding a fragment or whitespace goes through Node's legacy `url.parse`, which drops the
+ * fragment and turns backslashes into slashes (`/attendees/\#x` is routed as `/attendees//`).
+ */
+function routedPath(url: string): string {
+  if (!/[#\s\u00a0\ufeff]/.test(url)) return url.split('?')[0]!;
+  return url.split(/[?#]/)[0]!.replaceAll('\\', '/');
+}
+
 async function check(
   method: string,
   url: string,
@@ -75,7 +85,7 @@ async function check(
   body: Buffer,
 ): Promise<void> {
   const { document, operations, ajv, compiled } = await load();
-  const path = url.split('?')[0]!;
+  const path = routedPath(url);
   const found = operations.find((o) => o.method === method && o.pattern.test(path));
   // Other methods and paths end in `route_not_found`: not an operation of the document.
   if (!found) return;
