@@ -134,7 +134,6 @@ beforeAll(async () => {
   env = {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
-    NODE_OPTIONS: '--enable-source-maps',
     DASHBOARD_DIR: dashboardDir,
     DATABASE_URL: databaseUrl.toString(),
     // Its own Redis keys: the sign-ups of earlier runs within the hour do not count against it.
