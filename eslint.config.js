@@ -27,7 +27,7 @@ const apiLayers = {
       { type: 'openapi', pattern: `${API}/openapi`, partialMatch: false },
     ],
     'boundaries/files': [
-      { category: 'root', pattern: `${API}/{app,main,cli,bootstrap}.ts` },
+      { category: 'root', pattern: `${API}/{app,main,serve,cli,bootstrap}.ts` },
       { category: 'config', pattern: `${API}/config.ts` },
       { category: 'entities', pattern: `${API}/modules/entities.ts` },
       { category: 'service', pattern: '**/*.service.ts' },

@@ -1,0 +1,256 @@
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import type { startEmbeddedDatabase } from './bootstrap';
+import { createApp } from './app';
+import { createAttemptLimits } from './http/attempt-limit';
+import { STORE_TIMEOUT_MS } from './http/limiter-store';
+import { answerProtocolErrors } from './http/client-error';
+import { createServer } from './http/node-http';
+import { createHttpServer } from './http/server';
+import { defaultDashboardDir } from './db/paths';
+import { configSecrets, loadConfig, redactSecrets, redactUrl, type Config } from './config';
+import { createOrm, migrate } from './db/orm';
+import { entities } from './modules/entities';
+import { closeLogger, createLogger } from './http/logger';
+import { createMetrics, metricsListener } from './http/metrics';
+import { createRateLimits } from './http/rate-limit';
+import { purgeChanges } from './modules/changes/change.service';
+import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.service';
+import { DEFAULT_RETRY, WebhookEngine } from './modules/webhooks/webhook-engine';
+import { purgeWebhookMessages } from './modules/webhooks/webhook-message.service';
+
+async function main(config: Config): Promise<void> {
+  const logger = createLogger(config);
+  // The embedded database (a development convenience) is loaded only when used.
+  const embedded = config.DATABASE_URL
+    ? null
+    : await (await import('./bootstrap')).startEmbeddedDatabase(config, logger);
+  try {
+    await serve(config, logger, embedded);
+  } catch (error) {
+    // Nothing is served: the embedded database this start began stops with it.
+    await embedded?.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+type EmbeddedDatabase = Awaited<ReturnType<typeof startEmbeddedDatabase>>;
+
+async function serve(
+  config: Config,
+  logger: Logger,
+  embedded: EmbeddedDatabase | null,
+): Promise<void> {
+  const databaseUrl = config.DATABASE_URL ?? embedded!.url;
+
+  const orm = await createOrm({
+    entities,
+    databaseUrl,
+    poolMax: config.DB_POOL_MAX,
+    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
+  });
+  if (embedded) {
+    await migrate(orm);
+    await embedded.prepareDemo(orm);
+  }
+
+  // The Redis client is loaded only when a Redis is configured.
+  const redis = config.REDIS_URL
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: 2000,
+        // A Redis that accepts connections but does not answer: fail each command, don't queue it.
+        commandTimeout: STORE_TIMEOUT_MS,
+      })
+    : undefined;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+  const rateLimits = createRateLimits({
+    readsPerMinute: config.RATE_LIMIT_READS_PER_MINUTE,
+    writesPerMinute: config.RATE_LIMIT_WRITES_PER_MINUTE,
+    redis,
+    keyPrefix: `${config.REDIS_KEY_PREFIX}:rl`,
+  });
+
+  const metrics = createMetrics({ orm });
+  const webhookUrls = {
+    allowHttp: config.WEBHOOK_ALLOW_HTTP === 'true',
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+  };
+  const dashboardDir = config.DASHBOARD_DIR ?? defaultDashboardDir();
+  const app = createApp({
+    orm,
+    rateLimits,
+    logger,
+    metrics,
+    metricsToken: config.METRICS_TOKEN,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    dashboardDir,
+    secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
+    hsts: config.NODE_ENV === 'production',
+    attemptLimits: createAttemptLimits({ redis, keyPrefix: config.REDIS_KEY_PREFIX }),
+    requestDeadlineMs: config.DB_CONNECT_TIMEOUT_MS + config.DB_QUERY_TIMEOUT_MS,
+    isStopping: () => http.draining,
+    webhookUrls,
+  });
+  const http = createHttpServer(app, {
+    maxConnections: config.MAX_CONNECTIONS,
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+  });
+  answerProtocolErrors(http.server);
+  // A worker-only process (WEBHOOK_WORKER=only) serves no API: only its metrics port, if any.
+  const serveApi = config.WEBHOOK_WORKER !== 'only';
+  const server = serveApi
+    ? await listen(http.server, config.PORT, config.HOST, 'PORT').catch(async (error: unknown) => {
+        await orm.close();
+        redis?.disconnect();
+        throw error;
+      })
+    : undefined;
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await listen(
+          createServer(metricsListener(metrics, config.METRICS_TOKEN)),
+          config.METRICS_PORT,
+          config.METRICS_HOST,
+          'METRICS_PORT',
+        ).catch(async (error: unknown) => {
+          if (server) await close(server);
+          await orm.close();
+          redis?.disconnect();
+          throw error;
+        });
+  logger.info(
+    {
+      port: server ? portOf(server) : undefined,
+      webhookWorker: config.WEBHOOK_WORKER,
+      metricsPort: metricsServer ? portOf(metricsServer) : undefined,
+      metricsOnMainPort: Boolean(config.METRICS_TOKEN),
+      rateLimitStore: rateLimits.store,
+      database: redactUrl(databaseUrl),
+    },
+    serveApi ? 'Boxoffice API listening' : 'Boxoffice webhook worker running',
+  );
+  if (embedded && serveApi) embedded.announce(config.PORT);
+
+  // Webhook delivery: in this process unless WEBHOOK_WORKER=off. It never holds up the API: a
+  // queue that cannot start (the database away) is retried in the background.
+  const webhooks =
+    config.WEBHOOK_WORKER === 'off'
+      ? undefined
+      : new WebhookEngine({
+          databaseUrl,
+          logger,
+          ...webhookUrls,
+          timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+          ...DEFAULT_RETRY,
+          retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
+          disableAfterHours: 72,
+          pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+          onAttempt: metrics.webhookAttempt,
+        });
+  const webhooksStarted = webhooks
+    ?.start()
+    .catch((error: unknown) => logger.error({ err: error }, 'webhook worker failed to start'));
+
+  // Housekeeping every ten minutes: idempotency records past their 24 hours, change records and
+  // webhook messages past their retention. A failure (the database away) is retried at the next
+  // round.
+  const purge = setInterval(() => {
+    purgeExpiredIdempotencyKeys(orm.em.fork()).catch(() => undefined);
+    purgeChanges(orm.em.fork()).catch(() => undefined);
+    purgeWebhookMessages(orm.em.fork()).catch(() => undefined);
+  }, 10 * 60_000);
+  purge.unref();
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    clearInterval(purge);
+    const force = setTimeout(() => {
+      logger.error('grace period over; exiting with requests still open');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_MS);
+    force.unref();
+    // Keep-alive connections close after their next answer, so load balancers reconnect elsewhere.
+    // Deliveries in flight finish too; a message cut off is delivered again later (at least once).
+    await Promise.all([
+      serveApi && http.drain(config.SHUTDOWN_GRACE_MS),
+      metricsServer && close(metricsServer),
+      webhooksStarted?.then(() => webhooks?.stop(config.SHUTDOWN_GRACE_MS)).catch(() => undefined),
+    ]);
+    await orm.close();
+    redis?.disconnect();
+    await embedded?.stop();
+    logger.info('stopped');
+    await closeLogger(logger);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+}
+
+/** Listens, or rejects with what to do when the port is taken or forbidden (`variable` sets it). */
+function listen(server: Server, port: number, host: string, variable: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new Error(
+            `Port ${port} is already in use, by another program or another Boxoffice server. ` +
+              `Stop it, or choose another port: ${variable}=${port + 1} pnpm start`,
+          ),
+        );
+      } else if (error.code === 'EACCES') {
+        reject(
+          new Error(
+            `Port ${port} needs privileges this process lacks: choose a port above 1023 with ` +
+              `${variable}.`,
+          ),
+        );
+      } else reject(error);
+    };
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      resolve(server);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+const portOf = (server: Server): number | undefined => {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : undefined;
+};
+
+/** Startup failures print one message (secrets removed) and exit 1, before any request is served. */
+function fail(error: unknown, secrets: readonly string[] = []): never {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${redactSecrets(message, secrets)}\n`);
+  process.exit(1);
+}
+
+/** Reads the configuration from the environment and runs the server until a signal stops it. */
+export function start(): void {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    fail(error);
+  }
+  main(config).catch((error: unknown) => fail(error, configSecrets(config)));
+}
