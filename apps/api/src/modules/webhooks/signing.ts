@@ -9,6 +9,23 @@ export function newSigningSecret(): string {
 /** How long the previous secret keeps signing after a rotation. */
 export const SECRET_OVERLAP_HOURS = 24;
 
+/**
+ * Signers by secret, so that the secret's key is decoded once, not at every attempt. Bounded: past
+ * `SIGNERS_KEPT` secrets the oldest one is dropped (a rotated-out secret ages out this way).
+ */
+const signers = new Map<string, Webhook>();
+const SIGNERS_KEPT = 1000;
+
+function signerOf(secret: string): Webhook {
+  let signer = signers.get(secret);
+  if (!signer) {
+    signer = new Webhook(secret);
+    if (signers.size >= SIGNERS_KEPT) signers.delete(signers.keys().next().value!);
+    signers.set(secret, signer);
+  }
+  return signer;
+}
+
 /** The Standard Webhooks headers of one attempt, signed with every secret given (newest first). */
 export function signedHeaders(
   messageId: string,
@@ -16,7 +33,7 @@ export function signedHeaders(
   secrets: readonly string[],
   at: Date = new Date(),
 ): Record<string, string> {
-  const signatures = secrets.map((secret) => new Webhook(secret).sign(messageId, at, payload));
+  const signatures = secrets.map((secret) => signerOf(secret).sign(messageId, at, payload));
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
