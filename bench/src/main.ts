@@ -692,9 +692,7 @@ async function main(): Promise<void> {
         for (const side of ['ours', 'limit', 'oursUncached'] as const) {
           // A machine's first start: an empty compile cache of its own.
           const empty =
-            side === 'oursUncached'
-              ? await mkdtemp(path.join(compileCache, 'empty-'))
-              : undefined;
+            side === 'oursUncached' ? await mkdtemp(path.join(compileCache, 'empty-')) : undefined;
           const server =
             side === 'limit'
               ? await startLimit(config, databaseUrl)
