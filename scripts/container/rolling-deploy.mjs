@@ -145,7 +145,19 @@ let loadRunning = true;
 async function request(kind, url, init, expected) {
   const at = Date.now();
   try {
-    const response = await fetch(url, init);
+    let response = await fetch(url, init);
+    // A write whose first attempt died with its replica may still hold its Idempotency-Key for a
+    // moment: the API says so with a 409 `idempotency_in_flight`, and a client (the SDK too) sends
+    // the same request again shortly. It then gets the original answer, or the write applied once.
+    for (let retry = 0; response.status === 409 && retry < 10; retry += 1) {
+      const answer = await response
+        .clone()
+        .json()
+        .catch(() => ({}));
+      if (answer.code !== 'idempotency_in_flight') break;
+      await sleep(1000);
+      response = await fetch(url, init);
+    }
     const body = await response.text();
     const ok = response.status === expected;
     const id = response.headers.get('x-request-id');
