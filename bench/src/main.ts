@@ -76,10 +76,15 @@ function serverEnvironment(config: BenchConfig, databaseUrl: string, port: numbe
  */
 let compileCache = '';
 
-function oursEnvironment(config: BenchConfig, databaseUrl: string, port: number) {
+function oursEnvironment(
+  config: BenchConfig,
+  databaseUrl: string,
+  port: number,
+  compileCacheDir: string,
+) {
   return {
     ...serverEnvironment(config, databaseUrl, port),
-    NODE_COMPILE_CACHE: compileCache,
+    NODE_COMPILE_CACHE: compileCacheDir,
     RATE_LIMIT_READS_PER_MINUTE: NO_RATE_LIMIT,
     RATE_LIMIT_WRITES_PER_MINUTE: NO_RATE_LIMIT,
     // Logging is part of the server's cost; its output goes nowhere.
@@ -93,6 +98,7 @@ function oursEnvironment(config: BenchConfig, databaseUrl: string, port: number)
 async function startOurs(
   config: BenchConfig,
   databaseUrl: string,
+  /** `compileCache`: another cache directory than the run's (an empty one, for a first start). */
   options: { profile?: boolean; compileCache?: string } = {},
 ): Promise<ServerProcess> {
   const { profile = false } = options;
@@ -106,10 +112,7 @@ async function startOurs(
       'dist/main.js',
     ],
     cwd: apiDir,
-    env: {
-      ...oursEnvironment(config, databaseUrl, port),
-      ...(options.compileCache ? { NODE_COMPILE_CACHE: options.compileCache } : {}),
-    },
+    env: oursEnvironment(config, databaseUrl, port, options.compileCache ?? compileCache),
     port,
   });
 }

@@ -101,10 +101,10 @@ export async function findPage<T extends Sortable>(
   request: PageRequest & { updated_since?: Date | undefined },
   order?: readonly (keyof T & string)[],
 ): Promise<Page<T>> {
-  if (em.isInTransaction()) throw new Error('findPage runs outside transactions');
   const keys = order ?? (request.updated_since ? ['updatedAt', 'id'] : ['createdAt', 'id']);
   const meta = em.getMetadata().get(entity) as EntityMetadata;
-  const sortColumns = keys.map((key) => columnOf(meta, key)).join(', ');
+  const sortColumnList = keys.map((key) => columnOf(meta, key));
+  const sortColumns = sortColumnList.join(', ');
   const table = `"${meta.tableName}"`;
 
   const params: unknown[] = [];
@@ -122,7 +122,7 @@ export async function findPage<T extends Sortable>(
     const after = request.after.map((value) => `$${pageParams.push(value)}`);
     pageSql += ` and (${sortColumns}) > (${after.join(', ')})`;
   }
-  pageSql += ` order by ${keys.map((key) => `${columnOf(meta, key)} asc`).join(', ')}
+  pageSql += ` order by ${sortColumnList.map((column) => `${column} asc`).join(', ')}
                limit ${request.limit + 1}`;
   if (!request.after) pageSql += ` offset ${(request.page - 1) * request.limit}`;
   const read = query<Record<string, unknown>>(em, pageSql, pageParams).then((rows) =>

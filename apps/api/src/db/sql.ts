@@ -39,6 +39,7 @@ export async function query<R>(
   text: string,
   params: readonly unknown[],
 ): Promise<R[]> {
+  if (em.isInTransaction()) throw new Error('db/sql query() runs outside transactions');
   const result = await (await pgPool(em)).query(text, params as unknown[]);
   return result.rows as R[];
 }
