@@ -93,7 +93,7 @@ export const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: integer(10_000, 100),
   /** The first retry's delay in seconds; each later one doubles (with jitter), up to 4 hours. */
   WEBHOOK_RETRY_DELAY_SECONDS: integer(10, 1),
-  /** How often an idle webhook worker looks for new changes. */
+  /** The webhook fan-out's pace while changes keep coming; how often a lone worker looks. */
   WEBHOOK_POLL_INTERVAL_MS: integer(250, 10),
 });
 

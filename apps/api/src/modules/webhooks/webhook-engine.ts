@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Db as IDatabase, Job, JobResult, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import { newId } from '../../core/ids';
@@ -22,8 +23,15 @@ export interface WebhookEngineOptions extends UrlPolicy {
   retryLimit: number;
   /** An endpoint failing without a success for this long is disabled. */
   disableAfterHours: number;
-  /** How often the fan-out looks for new change records when idle. */
+  /** The pace of the fan-out's rounds while changes keep coming. */
   pollIntervalMs: number;
+  /**
+   * How often the fan-out looks for change records after a round that found none: by default
+   * `pollIntervalMs`. Longer where this process's own commits call `changesCommitted` (a worker
+   * inside the API server), which starts a round at once; the rounds in between find what other
+   * processes committed (the operator CLI, another replica whose worker is off).
+   */
+  idlePollIntervalMs?: number;
   /** Each attempt's outcome, for the metrics. */
   onAttempt?: (outcome: 'succeeded' | 'failed') => void;
 }
@@ -142,7 +150,16 @@ export class WebhookEngine {
   readonly #options: WebhookEngineOptions;
   #queue: PgBoss | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** When `#timer` fires (this process's clock), while it is set. */
+  #due: number | undefined;
   #fanningOut: Promise<void> | undefined;
+  /** A round is under way; when the last one started. */
+  #inRound = false;
+  #lastRoundAt = 0;
+  /** Changes were committed in this process since the current round (or the next) started. */
+  #woken = false;
+  /** The queue has started and the first round is scheduled. */
+  #started = false;
   #stopping = false;
   /** First attempts to make at once, per endpoint. */
   readonly #direct = new Map<string, DirectLine>();
@@ -221,6 +238,7 @@ export class WebhookEngine {
       },
       (jobs) => this.#deliverBatch(jobs),
     );
+    this.#started = true;
     this.#schedule(0);
   }
 
@@ -248,27 +266,69 @@ export class WebhookEngine {
     });
   }
 
+  /** Calls `changesCommitted` whenever a transaction of this entity manager's ORM commits. */
+  followCommits(em: EntityManager): void {
+    em.getEventManager().registerSubscriber({
+      afterTransactionCommit: () => this.changesCommitted(),
+    });
+  }
+
+  /**
+   * A transaction of this process committed changes: a round of the fan-out starts at once, or,
+   * while rounds follow one another, `pollIntervalMs` after the last one started.
+   */
+  changesCommitted(): void {
+    if (this.#stopping || !this.#started) return;
+    this.#woken = true;
+    // The round under way schedules the next one when it ends.
+    if (this.#inRound) return;
+    const at = Math.max(Date.now(), this.#lastRoundAt + this.#options.pollIntervalMs);
+    if (this.#due !== undefined && this.#due <= at) return;
+    this.#schedule(at - Date.now());
+  }
+
+  /**
+   * The next round in `delayMs`. After a round: at once when its batch was full; at
+   * `pollIntervalMs` when it found records, was started by a commit or heard of one meanwhile (a
+   * record may be held back behind a transaction still running: the next round finds it); at
+   * `idlePollIntervalMs` otherwise.
+   */
   #schedule(delayMs: number): void {
     if (this.#stopping) return;
+    clearTimeout(this.#timer);
+    this.#due = Date.now() + delayMs;
     this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#due = undefined;
+      const woken = this.#woken;
+      this.#woken = false;
+      this.#inRound = true;
+      this.#lastRoundAt = Date.now();
+      const { pollIntervalMs, idlePollIntervalMs = pollIntervalMs } = this.#options;
       this.#fanningOut = this.fanOut()
-        .then((full) => this.#schedule(full ? 0 : this.#options.pollIntervalMs))
+        .then((read) => {
+          this.#inRound = false;
+          if (read === FANOUT_BATCH) this.#schedule(0);
+          else if (read > 0 || woken || this.#woken) this.#schedule(pollIntervalMs);
+          else this.#schedule(idlePollIntervalMs);
+        })
         .catch((error: unknown) => {
+          this.#inRound = false;
           this.#options.logger.warn({ err: error }, 'webhook fan-out failed; retrying');
-          this.#schedule(Math.max(1000, this.#options.pollIntervalMs));
+          this.#schedule(Math.max(1000, pollIntervalMs));
         });
     }, delayMs);
   }
 
   /**
-   * One round of the fan-out; true when there may be more to do at once. One replica at a time
+   * One round of the fan-out; how many change records it read (a full batch: there may be more). One replica at a time
    * holds the fan-out's row (`for update skip locked`: the others skip the round).
    *
    * Change records are read in the order of (transaction id, position), and only those of
    * transactions older than the oldest still running: no record can later appear before the
    * stored place, so none is passed over, however late its transaction commits.
    */
-  async fanOut(): Promise<boolean> {
+  async fanOut(): Promise<number> {
     const db = this.#boss.getDb();
     const tx = await db.beginTransaction!();
     try {
@@ -282,7 +342,7 @@ export class WebhookEngine {
       const place = state[0] as { tx: string; pos: string } | undefined;
       if (!place) {
         await tx.rollback();
-        return false;
+        return 0;
       }
       // Only the records' heads here: the objects are read for the records that match an endpoint.
       const { rows: records } = await tx.db.executeSql(
@@ -362,7 +422,7 @@ export class WebhookEngine {
       }
       await tx.commit();
       this.#sendAtOnce(direct);
-      return records.length === FANOUT_BATCH;
+      return records.length;
     } catch (error) {
       await tx.rollback();
       throw error;

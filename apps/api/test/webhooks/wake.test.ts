@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { entities } from '../../src/modules/entities';
+import { createEvent } from '../../src/modules/events/event.service';
+import { createOrganisation } from '../../src/modules/organisations/organisation.service';
+import { WebhookEngine } from '../../src/modules/webhooks/webhook-engine';
+import { sleep, until } from '../scale/harness';
+
+const database = `boxoffice_wake_${Date.now()}_${randomBytes(3).toString('hex')}`;
+
+// An API server's worker is woken by the server's own commits instead of asking the database
+// for changes several times a second (src/serve.ts). A database of its own: the run's shared one
+// gets changes from every test file, which would keep any fan-out busy.
+describe('the webhook fan-out woken by commits', () => {
+  let admin: pg.Client;
+  let orm: Orm;
+  let engine: WebhookEngine;
+  let rounds: { mock: { calls: unknown[] } };
+
+  beforeAll(async () => {
+    const url = new URL(inject('databaseUrl'));
+    admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    await admin.query(`create database "${database}"`);
+    url.pathname = `/${database}`;
+    const databaseUrl = url.toString();
+    orm = await createOrm({ databaseUrl, entities });
+    await migrate(orm);
+    engine = new WebhookEngine({
+      databaseUrl,
+      logger: pino({ level: 'silent' }),
+      allowHttp: true,
+      allowPrivate: true,
+      timeoutMs: 5000,
+      retryDelaySeconds: 1,
+      maxRetryDelaySeconds: 60,
+      retryLimit: 5,
+      disableAfterHours: 72,
+      pollIntervalMs: 50,
+      // Without a commit, no round for ten minutes: longer than the test.
+      idlePollIntervalMs: 600_000,
+    });
+    rounds = vi.spyOn(engine, 'fanOut');
+    engine.followCommits(orm.em);
+    await engine.start();
+    // The first round, at start, finds nothing: then no round for ten minutes.
+    await until('the first round', () => rounds.mock.calls.length > 0);
+    await sleep(500);
+    expect(rounds.mock.calls.length).toBe(1);
+  });
+
+  afterAll(async () => {
+    await engine?.stop(2000);
+    await orm?.close();
+    await admin.query(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  });
+
+  it('starts a round when a transaction of its ORM commits, and goes idle again', async () => {
+    const organisation = await createOrganisation(orm.em.fork(), { name: 'Wake', plan: 'pro' });
+    // That commit's rounds done.
+    await sleep(1000);
+    const idle = rounds.mock.calls.length;
+    await createEvent(
+      { em: orm.em.fork(), organisationId: organisation.id },
+      {
+        name: 'Wakes the fan-out',
+        timezone: 'Europe/London',
+        starts_at: '2027-05-01T18:00:00Z',
+        ends_at: '2027-05-01T22:00:00Z',
+        currency: 'GBP',
+      },
+    );
+    await until('a round after the commit', () => rounds.mock.calls.length > idle, {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
+    // A woken round is followed by one more (a record may sit behind a transaction still
+    // running), then rounds stop until the next commit.
+    await sleep(1000);
+    const settled = rounds.mock.calls.length;
+    expect(settled - idle).toBeGreaterThanOrEqual(2);
+    expect(settled - idle).toBeLessThanOrEqual(4);
+    await sleep(1000);
+    expect(rounds.mock.calls.length).toBe(settled);
+  });
+});
