@@ -153,9 +153,12 @@ export class WebhookEngine {
   /** When `#timer` fires (this process's clock), while it is set. */
   #due: number | undefined;
   #fanningOut: Promise<void> | undefined;
-  /** A round is under way; when the last one started. */
+  /** A round is under way; when the last one started, and how many records it read. */
   #inRound = false;
   #lastRoundAt = 0;
+  #lastRead = 0;
+  /** The last round failed: the next one waits for its retry, whatever commits meanwhile. */
+  #failed = false;
   /** Changes were committed in this process since the current round (or the next) started. */
   #woken = false;
   /** The queue has started and the first round is scheduled. */
@@ -275,16 +278,19 @@ export class WebhookEngine {
 
   /**
    * A transaction of this process committed changes: a round of the fan-out starts at once, or,
-   * while rounds follow one another, `pollIntervalMs` after the last one started.
+   * while rounds keep finding records (changes keep coming), `pollIntervalMs` after the last one
+   * started.
    */
   changesCommitted(): void {
     if (this.#stopping || !this.#started) return;
     this.#woken = true;
-    // The round under way schedules the next one when it ends.
-    if (this.#inRound) return;
-    const at = Math.max(Date.now(), this.#lastRoundAt + this.#options.pollIntervalMs);
+    // The round under way schedules the next one when it ends; a failed one its retry.
+    if (this.#inRound || this.#failed) return;
+    const now = Date.now();
+    const at =
+      this.#lastRead > 0 ? Math.max(now, this.#lastRoundAt + this.#options.pollIntervalMs) : now;
     if (this.#due !== undefined && this.#due <= at) return;
-    this.#schedule(at - Date.now());
+    this.#schedule(at - now);
   }
 
   /**
@@ -308,12 +314,15 @@ export class WebhookEngine {
       this.#fanningOut = this.fanOut()
         .then((read) => {
           this.#inRound = false;
+          this.#failed = false;
+          this.#lastRead = read;
           if (read === FANOUT_BATCH) this.#schedule(0);
           else if (read > 0 || woken || this.#woken) this.#schedule(pollIntervalMs);
           else this.#schedule(idlePollIntervalMs);
         })
         .catch((error: unknown) => {
           this.#inRound = false;
+          this.#failed = true;
           this.#options.logger.warn({ err: error }, 'webhook fan-out failed; retrying');
           this.#schedule(Math.max(1000, pollIntervalMs));
         });
