@@ -4,15 +4,20 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../src/db/embedded';
-import { WebhookEngine } from '../src/modules/webhooks/webhook-engine';
 import { createEndpoint } from '../src/modules/webhooks/webhook-endpoint.service';
 import { placeOrder } from '../src/modules/orders/order.service';
 import type { Ticket } from '../src/modules/tickets/ticket.entity';
 import { addOrder, buildEvent, cancelFixtureOrder, type EventFixture } from './fixtures';
-import { call, createTenant, getTestOrm, startTestServer, type TestServer } from './setup';
+import {
+  call,
+  createTenant,
+  getTestOrm,
+  localWebhookEngine,
+  startTestServer,
+  type TestServer,
+} from './setup';
 
 /**
  * The programs in examples/ run as real child processes against the real server: each is started
@@ -416,18 +421,7 @@ describe('examples/sales-dashboard', () => {
 describe('examples/door-display', () => {
   it('counts who is inside from check-in webhooks it verifies, and refuses forged ones', async () => {
     // The delivery engine as every API process runs it, allowed to reach the loopback display.
-    const engine = new WebhookEngine({
-      databaseUrl: inject('databaseUrl'),
-      logger: pino({ level: 'silent' }),
-      allowHttp: true,
-      allowPrivate: true,
-      timeoutMs: 5000,
-      retryDelaySeconds: 1,
-      maxRetryDelaySeconds: 60,
-      retryLimit: 5,
-      disableAfterHours: 72,
-      pollIntervalMs: 50,
-    });
+    const engine = localWebhookEngine(inject('databaseUrl'));
     await engine.start();
     const night = await buildEvent(organisationId, { tickets: 2, name: 'Display Night' });
     const port = await freePort();

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, ormConfig } from '../src/db/orm';
 import { entities } from '../src/modules/entities';
+import { createScratchDatabase } from './setup';
 
 /**
  * Differences the entities cannot express, each left out by name:
@@ -23,9 +22,8 @@ const TABLES_WITHOUT_ENTITY = [
 ];
 const FOREIGN_KEY_DROP = /^alter table "\w+" drop constraint "(\w+_fkey)";$/;
 
-let admin: pg.Client;
+let database: Awaited<ReturnType<typeof createScratchDatabase>>;
 let orm: MikroORM;
-const database = `boxoffice_schema_${Date.now()}_${randomBytes(3).toString('hex')}`;
 
 /** What the schema generator would change to make the database match the entities. */
 async function drift(): Promise<{ statements: string[]; foreignKeys: string[] }> {
@@ -42,13 +40,9 @@ async function drift(): Promise<{ statements: string[]; foreignKeys: string[] }>
 
 // A database of its own, freshly migrated: the run's shared one gets test tables and triggers.
 beforeAll(async () => {
-  const url = new URL(inject('databaseUrl'));
-  admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`create database "${database}"`);
-  url.pathname = `/${database}`;
+  database = await createScratchDatabase('boxoffice_schema');
   orm = await MikroORM.init({
-    ...ormConfig({ databaseUrl: url.toString(), entities }),
+    ...ormConfig({ databaseUrl: database.url, entities }),
     schemaGenerator: { skipTables: TABLES_WITHOUT_ENTITY },
   });
   await migrate(orm);
@@ -56,8 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await orm?.close();
-  await admin.query(`drop database if exists "${database}" with (force)`);
-  await admin.end();
+  await database?.drop();
 });
 
 describe('the entities and the migrated schema', () => {

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
+import pg from 'pg';
 import pino from 'pino';
 import { inject } from 'vitest';
 import type { Scope } from '@boxoffice/contract';
@@ -14,6 +16,7 @@ import { checkedResponses } from './response-recorder';
 import { generateKey } from '../src/modules/api-keys/api-key.service';
 import type { Plan } from '../src/modules/organisations/organisation.entity';
 import { createOrganisation } from '../src/modules/organisations/organisation.service';
+import { WebhookEngine, type WebhookEngineOptions } from '../src/modules/webhooks/webhook-engine';
 
 let orm: Promise<Orm> | undefined;
 
@@ -169,5 +172,47 @@ export async function unreachableOrm(): Promise<Orm> {
     entities,
     databaseUrl: `postgres://postgres@127.0.0.1:${await closedPort()}/x`,
     connectTimeoutMs: 500,
+  });
+}
+
+/** An empty database of its own on this run's PostgreSQL server, for a test that needs one. */
+export async function createScratchDatabase(
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = new URL(inject('databaseUrl'));
+  const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * The webhook engine as every API process runs it, in this process, allowed to reach loopback
+ * receivers over plain HTTP, and looking for changes every 50 ms.
+ */
+export function localWebhookEngine(
+  databaseUrl: string,
+  options: Partial<WebhookEngineOptions> = {},
+): WebhookEngine {
+  return new WebhookEngine({
+    databaseUrl,
+    logger: pino({ level: 'silent' }),
+    allowHttp: true,
+    allowPrivate: true,
+    timeoutMs: 5000,
+    retryDelaySeconds: 1,
+    maxRetryDelaySeconds: 60,
+    retryLimit: 5,
+    disableAfterHours: 72,
+    pollIntervalMs: 50,
+    ...options,
   });
 }

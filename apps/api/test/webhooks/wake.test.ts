@@ -1,48 +1,27 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
 import { entities } from '../../src/modules/entities';
 import { createEvent } from '../../src/modules/events/event.service';
 import { createOrganisation } from '../../src/modules/organisations/organisation.service';
-import { WebhookEngine } from '../../src/modules/webhooks/webhook-engine';
+import type { WebhookEngine } from '../../src/modules/webhooks/webhook-engine';
 import { sleep, until } from '../scale/harness';
-
-const database = `boxoffice_wake_${Date.now()}_${randomBytes(3).toString('hex')}`;
+import { createScratchDatabase, localWebhookEngine } from '../setup';
 
 // An API server's worker is woken by the server's own commits instead of asking the database
 // for changes several times a second (src/serve.ts). A database of its own: the run's shared one
 // gets changes from every test file, which would keep any fan-out busy.
 describe('the webhook fan-out woken by commits', () => {
-  let admin: pg.Client;
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
   let orm: Orm;
   let engine: WebhookEngine;
   let rounds: { mock: { calls: unknown[] } };
 
   beforeAll(async () => {
-    const url = new URL(inject('databaseUrl'));
-    admin = new pg.Client({ connectionString: url.toString() });
-    await admin.connect();
-    await admin.query(`create database "${database}"`);
-    url.pathname = `/${database}`;
-    const databaseUrl = url.toString();
-    orm = await createOrm({ databaseUrl, entities });
+    database = await createScratchDatabase('boxoffice_wake');
+    orm = await createOrm({ databaseUrl: database.url, entities });
     await migrate(orm);
-    engine = new WebhookEngine({
-      databaseUrl,
-      logger: pino({ level: 'silent' }),
-      allowHttp: true,
-      allowPrivate: true,
-      timeoutMs: 5000,
-      retryDelaySeconds: 1,
-      maxRetryDelaySeconds: 60,
-      retryLimit: 5,
-      disableAfterHours: 72,
-      pollIntervalMs: 50,
-      // Without a commit, no round for ten minutes: longer than the test.
-      idlePollIntervalMs: 600_000,
-    });
+    // Without a commit, no round for ten minutes: longer than the test.
+    engine = localWebhookEngine(database.url, { idlePollIntervalMs: 600_000 });
     rounds = vi.spyOn(engine, 'fanOut');
     engine.followCommits(orm.em);
     await engine.start();
@@ -55,8 +34,7 @@ describe('the webhook fan-out woken by commits', () => {
   afterAll(async () => {
     await engine?.stop(2000);
     await orm?.close();
-    await admin.query(`drop database if exists "${database}" with (force)`);
-    await admin.end();
+    await database?.drop();
   });
 
   it('starts a round when a transaction of its ORM commits, and goes idle again', async () => {
