@@ -26,10 +26,11 @@ export interface WebhookEngineOptions extends UrlPolicy {
   /** The pace of the fan-out's rounds while changes keep coming. */
   pollIntervalMs: number;
   /**
-   * How often the fan-out looks for change records after a round that found none: by default
-   * `pollIntervalMs`. Longer where this process's own commits call `changesCommitted` (a worker
-   * inside the API server), which starts a round at once; the rounds in between find what other
-   * processes committed (the operator CLI, another replica whose worker is off).
+   * How often the fan-out looks for change records after a round that found none. By default
+   * `pollIntervalMs`, or FOLLOWING_IDLE_POLL_MS (at least `pollIntervalMs`) once the engine
+   * follows its process's commits (`followCommits`, a worker inside the API server): those start
+   * a round at once, and the rounds in between find what other processes committed (the operator
+   * CLI, another replica whose worker is off).
    */
   idlePollIntervalMs?: number;
   /** Each attempt's outcome, for the metrics. */
@@ -101,6 +102,8 @@ const DELIVERY_BATCH = 25;
 const DIRECT_LEASE_SECONDS = 60;
 /** Room left at the end of the lease: an attempt not started by then is handed to the queue. */
 const DIRECT_LEASE_MARGIN_MS = 15_000;
+/** How often an engine that follows its process's commits looks for others' changes. */
+const FOLLOWING_IDLE_POLL_MS = 2000;
 /** Messages waiting in this process for their first attempt, in all and per endpoint. */
 const DIRECT_BACKLOG = 5000;
 const DIRECT_BACKLOG_PER_ENDPOINT = 500;
@@ -163,6 +166,8 @@ export class WebhookEngine {
   #woken = false;
   /** The queue has started and the first round is scheduled. */
   #started = false;
+  /** Commits of this process call `changesCommitted` (`followCommits`). */
+  #followingCommits = false;
   #stopping = false;
   /** First attempts to make at once, per endpoint. */
   readonly #direct = new Map<string, DirectLine>();
@@ -271,6 +276,7 @@ export class WebhookEngine {
 
   /** Calls `changesCommitted` whenever a transaction of this entity manager's ORM commits. */
   followCommits(em: EntityManager): void {
+    this.#followingCommits = true;
     em.getEventManager().registerSubscriber({
       afterTransactionCommit: () => this.changesCommitted(),
     });
@@ -310,7 +316,12 @@ export class WebhookEngine {
       this.#woken = false;
       this.#inRound = true;
       this.#lastRoundAt = Date.now();
-      const { pollIntervalMs, idlePollIntervalMs = pollIntervalMs } = this.#options;
+      const { pollIntervalMs } = this.#options;
+      const idlePollIntervalMs =
+        this.#options.idlePollIntervalMs ??
+        (this.#followingCommits
+          ? Math.max(FOLLOWING_IDLE_POLL_MS, pollIntervalMs)
+          : pollIntervalMs);
       this.#fanningOut = this.fanOut()
         .then((read) => {
           this.#inRound = false;
@@ -330,8 +341,9 @@ export class WebhookEngine {
   }
 
   /**
-   * One round of the fan-out; how many change records it read (a full batch: there may be more). One replica at a time
-   * holds the fan-out's row (`for update skip locked`: the others skip the round).
+   * One round of the fan-out; how many change records it read (a full batch: there may be more).
+   * One replica at a time holds the fan-out's row (`for update skip locked`: the others skip the
+   * round).
    *
    * Change records are read in the order of (transaction id, position), and only those of
    * transactions older than the oldest still running: no record can later appear before the
