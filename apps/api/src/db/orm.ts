@@ -1,5 +1,5 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
-import type { Pool, PoolClient } from 'pg';
+import type { Client, Pool, PoolClient } from 'pg';
 
 export type Orm = MikroORM;
 export type { EntityManager } from '@mikro-orm/postgresql';
@@ -19,36 +19,47 @@ export interface OrmOptions {
   debug?: boolean;
 }
 
+/** What a statement that ran past the pool's bound is rejected with. */
+export const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
+
+/** When a connection's statement was sent (`performance.now()`), or 0 while it runs none. */
+const BUSY_SINCE = Symbol('busySince');
+type GuardedClient = Client & { [BUSY_SINCE]: number };
+
 /**
  * Keeps the pool whole when connections fail under load or the database stops answering.
  *
- * A statement abandoned by the client-side timeout is still running on its connection, perhaps in
- * the middle of a transaction. Handed to the next request, that connection would queue the new
- * statements behind it, or run them inside the abandoned transaction and commit it. So that
- * connection is closed instead (PostgreSQL then rolls the transaction back).
+ * A statement that runs past `queryTimeoutMs` fails, and its connection is closed: the statement
+ * may still be running there, perhaps in the middle of a transaction, and handed to the next
+ * request that connection would queue the new statements behind it, or run them inside the
+ * abandoned transaction and commit it. Closed, PostgreSQL rolls the transaction back.
+ *
+ * The bound is kept by one sweep of the checked-out connections (every tenth of the bound, four
+ * times a second at the most), not by `pg`'s `query_timeout`. That option wraps each statement's
+ * callback in a closure of its own, and under load, with those closures, most of what statements
+ * allocated survived V8's young-generation collections: each collection copied megabytes and the
+ * old generation kept filling (measured in bench/README.md › Results).
  *
  * And a connection that closes while checked out goes back to the pool at once, to be discarded:
  * the query builder under the ORM releases a transaction's connection only after a successful
  * BEGIN, COMMIT or ROLLBACK, so a transaction on a dead connection would otherwise hold its pool
  * slot for good, and a few of them would leave every later request waiting for a connection.
  */
-function guardPool(pool: Pool): void {
+function guardPool(pool: Pool, queryTimeoutMs: number | undefined): void {
   const checkedOut = new Set<PoolClient>();
   pool.on('acquire', (client) => checkedOut.add(client));
   pool.on('release', (_error, client) => checkedOut.delete(client));
   pool.on('connect', (client: PoolClient) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as { query: unknown }).query = (...args: unknown[]) => {
-      const result = query(...args);
-      if (result instanceof Promise) {
-        result.catch((error: unknown) => {
-          if (error instanceof Error && error.message === QUERY_TIMEOUT_MESSAGE) {
-            void client.end().catch(() => undefined);
-          }
-        });
-      }
-      return result;
-    };
+    if (queryTimeoutMs !== undefined) {
+      const guarded = client as unknown as GuardedClient;
+      guarded[BUSY_SINCE] = 0;
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        guarded[BUSY_SINCE] = performance.now();
+        return query(...args);
+      };
+      client.on('drain', () => (guarded[BUSY_SINCE] = 0));
+    }
     client.once('end', () => {
       if (!checkedOut.has(client)) return;
       const release = client.release.bind(client);
@@ -57,10 +68,28 @@ function guardPool(pool: Pool): void {
       release(new Error('connection closed while checked out'));
     });
   });
+  if (queryTimeoutMs === undefined) return;
+  const sweep = setInterval(
+    () => {
+      if (pool.ended) {
+        clearInterval(sweep);
+        return;
+      }
+      const now = performance.now();
+      for (const client of checkedOut) {
+        const guarded = client as unknown as GuardedClient;
+        const since = guarded[BUSY_SINCE];
+        if (since === 0 || now - since < queryTimeoutMs) continue;
+        guarded[BUSY_SINCE] = 0;
+        // The statement and any queued behind it fail with this error; the socket is gone, so
+        // a server that answers nothing at all cannot hold the connection either.
+        guarded.connection.stream.destroy(new Error(QUERY_TIMEOUT_MESSAGE));
+      }
+    },
+    Math.min(250, Math.max(10, queryTimeoutMs / 10)),
+  );
+  sweep.unref();
 }
-
-/** What `pg` rejects a statement with when `query_timeout` passes. */
-export const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
 
 export function ormConfig(options: OrmOptions): Options {
   const queryTimeout = options.queryTimeoutMs;
@@ -83,9 +112,9 @@ export function ormConfig(options: OrmOptions): Options {
       // cannot answer at all (stopped, or its host gone), which the server-side one never catches.
       ...(queryTimeout === undefined
         ? {}
-        : { statement_timeout: Math.max(50, queryTimeout - 500), query_timeout: queryTimeout }),
+        : { statement_timeout: Math.max(50, queryTimeout - 500) }),
       idle_in_transaction_session_timeout: 30_000,
-      onPoolCreated: guardPool,
+      onPoolCreated: (pool: Pool) => guardPool(pool, queryTimeout),
     },
     // `em.create` stamps ids and timestamps at once (see base.entity.ts): services render new
     // entities for their change records before any flush.
