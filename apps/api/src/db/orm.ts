@@ -82,7 +82,9 @@ function guardPool(pool: Pool, queryTimeoutMs: number | undefined): void {
         if (since === 0 || now - since < queryTimeoutMs) continue;
         guarded[BUSY_SINCE] = 0;
         // The statement and any queued behind it fail with this error; the socket is gone, so
-        // a server that answers nothing at all cannot hold the connection either.
+        // a server that answers nothing at all cannot hold the connection either. The client
+        // also emits it as an `'error'` event, which the ORM's driver listens for on every
+        // connection (it logs it).
         guarded.connection.stream.destroy(new Error(QUERY_TIMEOUT_MESSAGE));
       }
     },
