@@ -29,8 +29,9 @@ describe('the bound on each statement', () => {
   });
   afterAll(() => orm.close());
 
-  const pid = (em = orm.em.fork()) =>
-    em
+  const pid = () =>
+    orm.em
+      .fork()
       .getConnection()
       .execute<{ pid: number }[]>('select pg_backend_pid() as pid')
       .then(([row]) => row!.pid);
