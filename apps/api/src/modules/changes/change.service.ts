@@ -1,4 +1,5 @@
 import type { TenantContext } from '../../core/context';
+import { run } from '../../db/sql';
 
 /** The resources whose every create and update is recorded. */
 export const CHANGED_OBJECTS = [
@@ -39,10 +40,10 @@ export async function recordChanges(ctx: TenantContext, changes: readonly Change
     change.object.id,
     JSON.stringify(change.object),
   ]);
-  await ctx.em.execute(
-    `insert into change_records (organisation_id, type, object_id, data) values ${rows}`,
+  await run(ctx.em, {
+    text: `insert into change_records (organisation_id, type, object_id, data) values ${rows}`,
     params,
-  );
+  });
 }
 
 /** Deletes change records past their retention; returns how many. */

@@ -8,6 +8,7 @@ import { conflict, notFound, unprocessable } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { getOwned, inTransaction, iso } from '../../db/context';
 import { findPage, type ListFilter, type Page, type PageRequest } from '../../db/pages';
+import { run } from '../../db/sql';
 import {
   followAdmission,
   followedAttendee,
@@ -124,16 +125,16 @@ export async function recordCheckin(
     const follow = followAdmission(tx, ticket.attendeeId, entry, now);
     // The statements of a WITH run on one snapshot, each exactly once: they touch different rows,
     // and the foreign keys are checked at commit.
-    const [followed] = await tx.em.execute<Record<string, unknown>[]>(
-      `with admitted as (${admitted.statement.text}),
-            recorded as (
-              insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id,
-                                    api_key_id, direction, gate, device_id, scanned_at,
-                                    created_at, updated_at)
-              values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            )
-       ${follow.text}`,
-      [
+    const [followed] = await run(tx.em, {
+      text: `with admitted as (${admitted.statement.text}),
+                  recorded as (
+                    insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id,
+                                          api_key_id, direction, gate, device_id, scanned_at,
+                                          created_at, updated_at)
+                    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  )
+             ${follow.text}`,
+      params: [
         ...admitted.statement.params,
         checkin.id,
         checkin.organisationId,
@@ -149,7 +150,7 @@ export async function recordCheckin(
         checkin.updatedAt,
         ...follow.params,
       ],
-    );
+    });
     const attendee = followed ? followedAttendee(tx, followed) : null;
     await recordChanges(tx, [
       { type: 'ticket.updated', object: toTicketResource(admitted.changed) },

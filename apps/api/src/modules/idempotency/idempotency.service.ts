@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, unprocessable } from '../../core/errors';
 import { boundedTransaction } from '../../db/context';
+import { run } from '../../db/sql';
 
 /** How long a stored answer is replayed. */
 const TTL = "interval '24 hours'";
@@ -47,18 +48,18 @@ interface StoredRow {
  * told it is in flight) and reads what an earlier request with it answered, if anything.
  */
 async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Answer | null> {
-  const [lock] = await tx.execute<{ free: boolean }[]>(
-    'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as free',
-    [`idempotency:${request.apiKeyId}:${request.key}`],
-  );
+  const [lock] = await run<{ free: boolean }>(tx, {
+    text: 'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as free',
+    params: [`idempotency:${request.apiKeyId}:${request.key}`],
+  });
   if (!lock?.free) throw inFlight();
   // A statement of its own, after the lock: its snapshot includes whatever the lock's previous
   // holder committed.
-  const [stored] = await tx.execute<StoredRow[]>(
-    `select fingerprint, response_status, response_body from idempotency_records
-      where api_key_id = ? and key = ? and state = 'done' and expires_at > now()`,
-    [request.apiKeyId, request.key],
-  );
+  const [stored] = await run<StoredRow>(tx, {
+    text: `select fingerprint, response_status, response_body from idempotency_records
+            where api_key_id = ? and key = ? and state = 'done' and expires_at > now()`,
+    params: [request.apiKeyId, request.key],
+  });
   if (!stored) return null;
   if (stored.fingerprint !== request.fingerprint) {
     throw unprocessable(
@@ -70,24 +71,24 @@ async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Ans
 }
 
 async function store(tx: EntityManager, request: IdempotentRequest, answer: Answer): Promise<void> {
-  await tx.execute(
-    `insert into idempotency_records
-       (api_key_id, key, fingerprint, state, response_status, response_body, locked_until,
-        expires_at, created_at)
-     values (?, ?, ?, 'done', ?, ?::jsonb, now(), now() + ${TTL}, now())
-     on conflict (api_key_id, key) do update
-       set fingerprint = excluded.fingerprint, state = 'done',
-           response_status = excluded.response_status, response_body = excluded.response_body,
-           locked_until = excluded.locked_until, expires_at = excluded.expires_at,
-           created_at = excluded.created_at`,
-    [
+  await run(tx, {
+    text: `insert into idempotency_records
+             (api_key_id, key, fingerprint, state, response_status, response_body, locked_until,
+              expires_at, created_at)
+           values (?, ?, ?, 'done', ?, ?::jsonb, now(), now() + ${TTL}, now())
+           on conflict (api_key_id, key) do update
+             set fingerprint = excluded.fingerprint, state = 'done',
+                 response_status = excluded.response_status,
+                 response_body = excluded.response_body, locked_until = excluded.locked_until,
+                 expires_at = excluded.expires_at, created_at = excluded.created_at`,
+    params: [
       request.apiKeyId,
       request.key,
       request.fingerprint,
       answer.status,
       JSON.stringify(answer.body ?? null),
     ],
-  );
+  });
 }
 
 /**
@@ -115,15 +116,14 @@ export async function runOnce<A extends Answer>(
     });
   } catch (error) {
     if (operationRan && error instanceof AppError && STORED_ERRORS.has(error.status)) {
-      await em
-        .transactional(async (tx) => {
-          if ((await claim(tx, request)) === null) {
-            await store(tx, request, {
-              status: error.status,
-              body: { error: error.message, code: error.code },
-            });
-          }
-        })
+      await boundedTransaction(em, async (tx) => {
+        if ((await claim(tx, request)) === null) {
+          await store(tx, request, {
+            status: error.status,
+            body: { error: error.message, code: error.code },
+          });
+        }
+      })
         // The answer is sent anyway; without the record, a retry runs (and refuses) again.
         .catch(() => undefined);
     }

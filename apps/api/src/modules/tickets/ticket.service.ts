@@ -6,7 +6,7 @@ import { getOwned, iso, isoOrNull } from '../../db/context';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { columnsOf, fromRow } from '../../db/rows';
-import type { Statement } from '../../db/sql';
+import { run, type Statement } from '../../db/sql';
 import { Ticket } from './ticket.entity';
 
 export const toTicketResource = (ticket: Ticket): TicketResource => ({
@@ -106,12 +106,12 @@ export async function lockTicket(
   by: { id: string } | { code: string },
 ): Promise<Ticket | null> {
   const { em } = ctx;
-  const [row] = await em.execute<Record<string, unknown>[]>(
-    `select ${columnsOf(em, Ticket)} from tickets
-      where organisation_id = ? and ${'id' in by ? 'id' : 'code'} = ?
-      for update`,
-    [ctx.organisationId, 'id' in by ? by.id : by.code],
-  );
+  const [row] = await run(em, {
+    text: `select ${columnsOf(em, Ticket)} from tickets
+            where organisation_id = ? and ${'id' in by ? 'id' : 'code'} = ?
+            for update`,
+    params: [ctx.organisationId, 'id' in by ? by.id : by.code],
+  });
   return row ? fromRow(em, Ticket, row) : null;
 }
 
