@@ -30,10 +30,10 @@ export function pgPool(em: EntityManager): Promise<Pool> {
 }
 
 /**
- * Runs one statement straight on the ORM's `pg` pool (the same connections, pool size and
- * timeouts), for per-request hot paths where the ORM's query pipeline costs more than the query
- * itself. Placeholders are `$1`, `$2`, … Never inside a transaction: the statement runs on
- * whichever pooled connection is free, not on the transaction's.
+ * Runs one statement whose placeholders are already PostgreSQL's (`$1`, `$2`, …) straight on the
+ * ORM's `pg` pool, on whichever connection is free: the list reads (db/pages.ts), which number
+ * their own placeholders and run a page and its count side by side, on two connections. Never
+ * inside a transaction; everything else goes through `run`.
  */
 export async function query<R>(
   em: EntityManager,
@@ -73,20 +73,24 @@ export function numbered(statement: Statement): string {
 }
 
 /**
- * Runs a statement in the transaction of `em`, on its connection, with its values sent as
- * parameters. The rows come back as `em.execute` returns them (the same connection and type
- * parsers), without the ORM's pipeline around the statement: it writes every value into the SQL
- * text and parses the result into another array, which cost the hot writes more than the database
- * took to run them (bench/README.md). Errors are `pg`'s own, with PostgreSQL's SQLSTATE `code`.
+ * Runs a plain-SQL statement: in the transaction of `em` (on its connection) when it has one,
+ * otherwise straight on the ORM's `pg` pool (the same connections, pool size and timeouts, on
+ * whichever connection is free). The values go as parameters. The rows come back as `em.execute`
+ * returns them (the same type parsers), without the ORM's pipeline around the statement: it
+ * writes every value into the SQL text and copies the result into another array, which cost the
+ * hot paths (a key lookup per request, the statements of a check-in) more than the database took
+ * to run them (bench/README.md). Errors are `pg`'s own, with PostgreSQL's SQLSTATE `code`.
  */
 export async function run<R = Record<string, unknown>>(
   em: EntityManager,
   statement: Statement,
 ): Promise<R[]> {
+  const text = numbered(statement);
   const transaction = em.getTransactionContext<Transaction<unknown>>();
-  if (!transaction) throw new Error('db/sql run() runs inside a transaction');
-  const result = await transaction.executeQuery<R>(
-    CompiledQuery.raw(numbered(statement), statement.params),
-  );
+  if (!transaction) {
+    const result = await (await pgPool(em)).query(text, statement.params);
+    return result.rows as R[];
+  }
+  const result = await transaction.executeQuery<R>(CompiledQuery.raw(text, statement.params));
   return result.rows;
 }

@@ -4,7 +4,7 @@ import { SCOPES, type Scope } from '@boxoffice/contract';
 import { AppError, badRequest, notFound } from '../../core/errors';
 import { randomBase62 } from '../../core/ids';
 import { iso, isoOrNull } from '../../db/context';
-import { query } from '../../db/sql';
+import { run } from '../../db/sql';
 import type { Plan } from '../organisations/organisation.entity';
 import { lockOrganisation } from '../organisations/organisation.service';
 import { ApiKey } from './api-key.entity';
@@ -143,15 +143,14 @@ export async function authenticateKey(
 ): Promise<AuthenticatedKey | null> {
   if (!KEY_PATTERN.test(raw)) return null;
   const hash = hashKey(raw);
-  const rows = await query<KeyRow>(
-    em,
-    `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
-            k.revoked_at is not null as revoked,
-            (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
-       from api_keys k join organisations o on o.id = k.organisation_id
-      where k.key_hash = $1`,
-    [hash],
-  );
+  const rows = await run<KeyRow>(em, {
+    text: `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
+                  k.revoked_at is not null as revoked,
+                  (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
+             from api_keys k join organisations o on o.id = k.organisation_id
+            where k.key_hash = ?`,
+    params: [hash],
+  });
   const row = rows[0];
   if (!row || row.revoked) return null;
   // The index lookup already matched; the constant-time comparison keeps the final check free of
@@ -167,11 +166,10 @@ export async function authenticateKey(
 }
 
 function touchKey(em: EntityManager, id: string): Promise<unknown> {
-  return query(
-    em,
-    `update api_keys set last_used_at = now()
-      where id = $1
-        and (last_used_at is null or last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds')`,
-    [id],
-  ).catch(() => undefined);
+  return run(em, {
+    text: `update api_keys set last_used_at = now()
+            where id = ?
+              and (last_used_at is null or last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds')`,
+    params: [id],
+  }).catch(() => undefined);
 }

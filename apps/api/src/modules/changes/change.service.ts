@@ -48,12 +48,12 @@ export async function recordChanges(ctx: TenantContext, changes: readonly Change
 
 /** Deletes change records past their retention; returns how many. */
 export async function purgeChanges(em: TenantContext['em']): Promise<number> {
-  const [row] = await em.execute<{ purged: string }[]>(
-    `with purged as (
+  const [row] = await run<{ purged: string }>(em, {
+    text: `with purged as (
        delete from change_records where created_at < now() - make_interval(days => ?) returning 1
      )
      select count(*) as purged from purged`,
-    [CHANGE_RETENTION_DAYS],
-  );
+    params: [CHANGE_RETENTION_DAYS],
+  });
   return Number(row?.purged ?? 0);
 }

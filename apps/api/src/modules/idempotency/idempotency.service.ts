@@ -133,9 +133,10 @@ export async function runOnce<A extends Answer>(
 
 /** Deletes records past their 24 hours; returns how many. */
 export async function purgeExpiredIdempotencyKeys(em: EntityManager): Promise<number> {
-  const [row] = await em.execute<{ purged: string }[]>(
-    `with purged as (delete from idempotency_records where expires_at < now() returning 1)
+  const [row] = await run<{ purged: string }>(em, {
+    text: `with purged as (delete from idempotency_records where expires_at < now() returning 1)
      select count(*) as purged from purged`,
-  );
+    params: [],
+  });
   return Number(row?.purged ?? 0);
 }

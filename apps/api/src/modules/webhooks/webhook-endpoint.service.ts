@@ -9,6 +9,7 @@ import type { TenantContext } from '../../core/context';
 import { AppError, conflict, notFound } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { inTransaction, iso } from '../../db/context';
+import { run } from '../../db/sql';
 import { lockOrganisation } from '../organisations/organisation.service';
 import { newSigningSecret, SECRET_OVERLAP_HOURS } from './signing';
 import { checkUrl, UrlRefused, type UrlPolicy } from './url-guard';
@@ -71,15 +72,15 @@ export async function listEndpoints(
   ctx: TenantContext,
   page: { page: number; limit: number },
 ): Promise<{ rows: EndpointRow[]; total: number }> {
-  const rows = await ctx.em.execute<EndpointRow[]>(
-    `select ${COLUMNS} from webhook_endpoints where organisation_id = ?
+  const rows = await run<EndpointRow>(ctx.em, {
+    text: `select ${COLUMNS} from webhook_endpoints where organisation_id = ?
       order by created_at, id limit ? offset ?`,
-    [ctx.organisationId, page.limit, (page.page - 1) * page.limit],
-  );
-  const [count] = await ctx.em.execute<{ n: string }[]>(
-    `select count(*) as n from webhook_endpoints where organisation_id = ?`,
-    [ctx.organisationId],
-  );
+    params: [ctx.organisationId, page.limit, (page.page - 1) * page.limit],
+  });
+  const [count] = await run<{ n: string }>(ctx.em, {
+    text: `select count(*) as n from webhook_endpoints where organisation_id = ?`,
+    params: [ctx.organisationId],
+  });
   return { rows, total: Number(count?.n ?? 0) };
 }
 
@@ -89,10 +90,10 @@ export async function getEndpoint(
   options: { lock?: boolean } = {},
 ): Promise<EndpointRow> {
   if (!looksLikeId('webhookEndpoint', id)) throw notFound('webhook endpoint');
-  const [row] = await ctx.em.execute<EndpointRow[]>(
-    `select ${COLUMNS} from webhook_endpoints where id = ? and organisation_id = ?${options.lock ? ' for update' : ''}`,
-    [id, ctx.organisationId],
-  );
+  const [row] = await run<EndpointRow>(ctx.em, {
+    text: `select ${COLUMNS} from webhook_endpoints where id = ? and organisation_id = ?${options.lock ? ' for update' : ''}`,
+    params: [id, ctx.organisationId],
+  });
   if (!row) throw notFound('webhook endpoint');
   return row;
 }
@@ -105,20 +106,20 @@ export function createEndpoint(
   return inTransaction(ctx, async (tx) => {
     const url = await validUrl(body.url, policy);
     await lockOrganisation(tx.em, tx.organisationId);
-    const [count] = await tx.em.execute<{ n: string }[]>(
-      `select count(*) as n from webhook_endpoints where organisation_id = ?`,
-      [tx.organisationId],
-    );
+    const [count] = await run<{ n: string }>(tx.em, {
+      text: `select count(*) as n from webhook_endpoints where organisation_id = ?`,
+      params: [tx.organisationId],
+    });
     if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) {
       throw conflict(
         `an organisation has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`,
         'endpoint_limit_reached',
       );
     }
-    const [row] = await tx.em.execute<EndpointRow[]>(
-      `insert into webhook_endpoints (id, organisation_id, url, description, events, secret)
+    const [row] = await run<EndpointRow>(tx.em, {
+      text: `insert into webhook_endpoints (id, organisation_id, url, description, events, secret)
        values (?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?) returning ${COLUMNS}`,
-      [
+      params: [
         newId('webhookEndpoint'),
         tx.organisationId,
         url,
@@ -126,7 +127,7 @@ export function createEndpoint(
         JSON.stringify(normaliseEvents(body.events)),
         newSigningSecret(),
       ],
-    );
+    });
     return row!;
   });
 }
@@ -146,24 +147,24 @@ export function updateEndpoint(
     let disabledReason = current.disabled_reason;
     if (status === 'enabled') disabledReason = null;
     else if (current.status === 'enabled') disabledReason = 'disabled by request';
-    const [row] = await tx.em.execute<EndpointRow[]>(
-      `update webhook_endpoints set url = ?, events = array(select jsonb_array_elements_text(?::jsonb)), description = ?, status = ?,
+    const [row] = await run<EndpointRow>(tx.em, {
+      text: `update webhook_endpoints set url = ?, events = array(select jsonb_array_elements_text(?::jsonb)), description = ?, status = ?,
          disabled_reason = ?,
          failing_since = case when ? = 'enabled' and status = 'disabled' then null else failing_since end,
          updated_at = now()
        where id = ? returning ${COLUMNS}`,
-      [url, JSON.stringify(events), description, status, disabledReason, status, id],
-    );
+      params: [url, JSON.stringify(events), description, status, disabledReason, status, id],
+    });
     return row!;
   });
 }
 
 export async function deleteEndpoint(ctx: TenantContext, id: string): Promise<{ id: string }> {
   if (!looksLikeId('webhookEndpoint', id)) throw notFound('webhook endpoint');
-  const rows = await ctx.em.execute<{ id: string }[]>(
-    `delete from webhook_endpoints where id = ? and organisation_id = ? returning id`,
-    [id, ctx.organisationId],
-  );
+  const rows = await run<{ id: string }>(ctx.em, {
+    text: `delete from webhook_endpoints where id = ? and organisation_id = ? returning id`,
+    params: [id, ctx.organisationId],
+  });
   if (rows.length === 0) throw notFound('webhook endpoint');
   return { id };
 }
@@ -179,12 +180,12 @@ export function rotateSecret(
 ): Promise<EndpointRow> {
   return inTransaction(ctx, async (tx) => {
     await getEndpoint(tx, id, { lock: true });
-    const [row] = await tx.em.execute<EndpointRow[]>(
-      `update webhook_endpoints set previous_secret = secret, secret = ?,
+    const [row] = await run<EndpointRow>(tx.em, {
+      text: `update webhook_endpoints set previous_secret = secret, secret = ?,
          previous_secret_expires_at = now() + make_interval(hours => ?), updated_at = now()
        where id = ? returning ${COLUMNS}`,
-      [newSigningSecret(), overlapHours, id],
-    );
+      params: [newSigningSecret(), overlapHours, id],
+    });
     return row!;
   });
 }
@@ -204,10 +205,10 @@ export function signingSecrets(
 /** The organisation an endpoint belongs to (the operator CLI acts by endpoint id alone). */
 export async function endpointOrganisation(em: TenantContext['em'], id: string): Promise<string> {
   if (!looksLikeId('webhookEndpoint', id)) throw notFound('webhook endpoint');
-  const [row] = await em.execute<{ organisation_id: string }[]>(
-    `select organisation_id from webhook_endpoints where id = ?`,
-    [id],
-  );
+  const [row] = await run<{ organisation_id: string }>(em, {
+    text: `select organisation_id from webhook_endpoints where id = ?`,
+    params: [id],
+  });
   if (!row) throw notFound('webhook endpoint');
   return row.organisation_id;
 }

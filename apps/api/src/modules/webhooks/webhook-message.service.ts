@@ -4,6 +4,7 @@ import type { TenantContext } from '../../core/context';
 import { conflict, notFound } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { iso, isoOrNull } from '../../db/context';
+import { run } from '../../db/sql';
 import { getEndpoint, toWebhookEndpointResource } from './webhook-endpoint.service';
 
 /** Messages and their attempts are kept this long, then purged (`purgeWebhookMessages`). */
@@ -45,8 +46,8 @@ export async function listMessages(
   limit = 50,
 ): Promise<WebhookMessageView[]> {
   await getEndpoint(ctx, endpointId);
-  const rows = await ctx.em.execute<MessageRow[]>(
-    `select m.id, m.type, m.status, m.attempt_count, m.created_at, m.delivered_at,
+  const rows = await run<MessageRow>(ctx.em, {
+    text: `select m.id, m.type, m.status, m.attempt_count, m.created_at, m.delivered_at,
             (select json_agg(json_build_object(
                       'attempted_at', a.attempted_at, 'outcome', a.outcome,
                       'status_code', a.status_code, 'duration_ms', a.duration_ms,
@@ -56,8 +57,8 @@ export async function listMessages(
       where m.endpoint_id = ?
       order by m.created_at desc, m.id desc
       limit ?`,
-    [endpointId, limit],
-  );
+    params: [endpointId, limit],
+  });
   return rows.map((row) => ({
     id: row.id,
     type: row.type,
@@ -75,20 +76,20 @@ export async function listMessages(
 /** Sends a message again, as it was (same id, same body), whatever became of it. */
 export async function resendMessage(ctx: TenantContext, messageId: string): Promise<void> {
   if (!looksLikeId('webhookMessage', messageId)) throw notFound('webhook message');
-  const [row] = await ctx.em.execute<{ endpoint_status: string }[]>(
-    `select e.status as endpoint_status from webhook_messages m
+  const [row] = await run<{ endpoint_status: string }>(ctx.em, {
+    text: `select e.status as endpoint_status from webhook_messages m
        join webhook_endpoints e on e.id = m.endpoint_id
       where m.id = ? and m.organisation_id = ?`,
-    [messageId, ctx.organisationId],
-  );
+    params: [messageId, ctx.organisationId],
+  });
   if (!row) throw notFound('webhook message');
   if (row.endpoint_status !== 'enabled') {
     throw conflict('the endpoint is disabled: enable it first', 'endpoint_disabled');
   }
-  await ctx.em.execute(
-    `update webhook_messages set status = 'pending', queued = false where id = ?`,
-    [messageId],
-  );
+  await run(ctx.em, {
+    text: `update webhook_messages set status = 'pending', queued = false where id = ?`,
+    params: [messageId],
+  });
 }
 
 /** A `webhook.test` message to one endpoint, whatever it subscribes to; returns its id. */
@@ -104,31 +105,32 @@ export async function sendTestEvent(ctx: TenantContext, endpointId: string): Pro
     created_at: new Date().toISOString(),
     data: { object: toWebhookEndpointResource(endpoint) },
   });
-  await ctx.em.execute(
-    `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, queued)
+  await run(ctx.em, {
+    text: `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, queued)
      values (?, ?, ?, ?, ?, false)`,
-    [id, endpoint.id, ctx.organisationId, WEBHOOK_TEST_EVENT_TYPE, payload],
-  );
+    params: [id, endpoint.id, ctx.organisationId, WEBHOOK_TEST_EVENT_TYPE, payload],
+  });
   return id;
 }
 
 /** Deletes messages (and their attempts) past their retention; returns how many. */
 export async function purgeWebhookMessages(em: EntityManager): Promise<number> {
-  const [row] = await em.execute<{ purged: string }[]>(
-    `with purged as (
+  const [row] = await run<{ purged: string }>(em, {
+    text: `with purged as (
        delete from webhook_messages where created_at < now() - make_interval(days => ?) returning 1
      )
      select count(*) as purged from purged`,
-    [WEBHOOK_RETENTION_DAYS],
-  );
+    params: [WEBHOOK_RETENTION_DAYS],
+  });
   return Number(row?.purged ?? 0);
 }
 
 /** Seconds since the oldest message not yet delivered (nor given up) was made; 0 when none. */
 export async function oldestUndeliveredAgeSeconds(em: EntityManager): Promise<number> {
-  const [row] = await em.execute<{ age: string | null }[]>(
-    `select extract(epoch from now() - min(created_at)) as age
+  const [row] = await run<{ age: string | null }>(em, {
+    text: `select extract(epoch from now() - min(created_at)) as age
        from webhook_messages where status = 'pending'`,
-  );
+    params: [],
+  });
   return row?.age ? Math.max(0, Number(row.age)) : 0;
 }
