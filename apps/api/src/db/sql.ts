@@ -31,9 +31,9 @@ export function pgPool(em: EntityManager): Promise<Pool> {
 
 /**
  * Runs one statement whose placeholders are already PostgreSQL's (`$1`, `$2`, …) straight on the
- * ORM's `pg` pool, on whichever connection is free: the list reads (db/pages.ts), which number
- * their own placeholders and run a page and its count side by side, on two connections. Never
- * inside a transaction; everything else goes through `run`.
+ * ORM's `pg` pool, on whichever connection is free. Never inside a transaction. Services call
+ * `run`, which comes here outside one; only the list reads (db/pages.ts) call it directly: they
+ * number their own placeholders and run a page and its count side by side, on two connections.
  */
 export async function query<R>(
   em: EntityManager,
@@ -87,10 +87,7 @@ export async function run<R = Record<string, unknown>>(
 ): Promise<R[]> {
   const text = numbered(statement);
   const transaction = em.getTransactionContext<Transaction<unknown>>();
-  if (!transaction) {
-    const result = await (await pgPool(em)).query(text, statement.params);
-    return result.rows as R[];
-  }
+  if (!transaction) return query<R>(em, text, statement.params);
   const result = await transaction.executeQuery<R>(CompiledQuery.raw(text, statement.params));
   return result.rows;
 }
