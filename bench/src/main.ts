@@ -8,7 +8,7 @@
  * load, a crashed server) make the exit code 1.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,6 +76,14 @@ function serverEnvironment(config: BenchConfig, databaseUrl: string, port: numbe
  */
 let compileCache = '';
 
+/** The image's `NODE_OPTIONS` (apps/api/Dockerfile): the API server runs as it ships. */
+function imageNodeOptions(): string {
+  const dockerfile = readFileSync(path.join(apiDir, 'Dockerfile'), 'utf8');
+  const match = /^\s*NODE_OPTIONS=(\S+)/m.exec(dockerfile);
+  if (!match) throw new Error('apps/api/Dockerfile sets no NODE_OPTIONS');
+  return match[1]!.replace(/^"(.*)"$/, '$1');
+}
+
 function oursEnvironment(
   config: BenchConfig,
   databaseUrl: string,
@@ -85,6 +93,7 @@ function oursEnvironment(
   return {
     ...serverEnvironment(config, databaseUrl, port),
     NODE_COMPILE_CACHE: compileCacheDir,
+    NODE_OPTIONS: imageNodeOptions(),
     RATE_LIMIT_READS_PER_MINUTE: NO_RATE_LIMIT,
     RATE_LIMIT_WRITES_PER_MINUTE: NO_RATE_LIMIT,
     // Logging is part of the server's cost; its output goes nowhere.
