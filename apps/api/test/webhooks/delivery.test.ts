@@ -244,6 +244,42 @@ describe('webhook delivery', () => {
     expect(await receiver.received(endpoint.name)).toHaveLength(1);
   });
 
+  it("sends an endpoint only its organisation's changes made since it was registered", async () => {
+    const [tenant, other] = await Promise.all([createTenant(), createTenant()]);
+    await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('Before the endpoint'),
+    });
+    const all = await addEndpoint(tenant.key);
+    const typed = await addEndpoint(tenant.key, ['event.created']);
+    const others = await addEndpoint(other.key, ['event.created']);
+    const after = await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('After the endpoint'),
+    });
+    await request(b.baseUrl, 'PATCH', `/api/v1/events/${after.body.data.id}`, {
+      key: tenant.key,
+      body: { status: 'published' },
+    });
+    await until('the changes', async () => (await receiver.received(all.name)).length >= 2);
+    await until('the created event', async () => (await receiver.received(typed.name)).length > 0);
+    await sleep(800);
+    const names = (endpoint: { name: string; secret: string }) =>
+      receiver
+        .received(endpoint.name)
+        .then((got) =>
+          got
+            .map((delivery) => verify(endpoint.secret, delivery))
+            .map((e) => [e.type, e.data.object.name]),
+        );
+    expect(await names(all)).toEqual([
+      ['event.created', 'After the endpoint'],
+      ['event.updated', 'After the endpoint'],
+    ]);
+    expect(await names(typed)).toEqual([['event.created', 'After the endpoint']]);
+    expect(await names(others)).toEqual([]);
+  });
+
   it('with two API instances, delivers each message once', async () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['event.created']);

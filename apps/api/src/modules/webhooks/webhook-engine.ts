@@ -353,9 +353,6 @@ export class WebhookEngine {
     const db = this.#boss.getDb();
     const tx = await db.beginTransaction!();
     try {
-      const { rows: bound } = await tx.db.executeSql(
-        `select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`,
-      );
       const { rows: state } = await tx.db.executeSql(
         `select transaction_id::text as tx, position::text as pos from webhook_fanout_state
           where id = 1 for update skip locked`,
@@ -365,16 +362,45 @@ export class WebhookEngine {
         await tx.rollback();
         return 0;
       }
-      // Only the records' heads here: the objects are read for the records that match an endpoint.
-      const { rows: records } = await tx.db.executeSql(
-        `select position::text as pos, transaction_id::text as tx, organisation_id, type, created_at
-           from change_records
-          where (transaction_id, position) > ($1::xid8, $2::bigint) and transaction_id < $3::xid8
-          order by transaction_id, position
-          limit $4`,
-        [place.tx, place.pos, (bound[0] as { xmin: string }).xmin, FANOUT_BATCH],
+      // The batch's size and last place, and its records that an endpoint takes (only their heads:
+      // the objects are read for those). A round among changes no endpoint subscribes to reads
+      // the batch in PostgreSQL and sends one row.
+      const { rows } = await tx.db.executeSql(
+        `with batch as (
+           select position, transaction_id, organisation_id, type, created_at from change_records
+            where (transaction_id, position) > ($1::xid8, $2::bigint)
+              and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+            order by transaction_id, position
+            limit $3
+         ),
+         summary as (
+           select count(*)::int as read,
+                  (array_agg(transaction_id::text order by transaction_id desc, position desc))[1] as tx,
+                  (array_agg(position::text order by transaction_id desc, position desc))[1] as pos
+             from batch
+         ),
+         matched as (
+           select b.transaction_id, b.position, b.organisation_id, b.type, b.created_at,
+                  e.id as endpoint_id, e.events, e.created_at as endpoint_created_at, e.url,
+                  e.secret, e.previous_secret, e.previous_secret_expires_at, e.failing_since
+             from batch b
+             -- An endpoint receives the changes made since it was registered.
+             join webhook_endpoints e
+               on e.organisation_id = b.organisation_id and e.status = 'enabled'
+              and (e.events @> array['*'] or e.events @> array[b.type])
+              and e.created_at <= b.created_at
+         )
+         select r.read, r.tx as last_tx, r.pos as last_pos, m.position::text as pos,
+                m.organisation_id, m.type, m.created_at, m.endpoint_id, m.events,
+                m.endpoint_created_at, m.url, m.secret, m.previous_secret,
+                m.previous_secret_expires_at, m.failing_since
+           from summary r left join matched m on true
+          order by m.transaction_id, m.position, m.endpoint_id`,
+        [place.tx, place.pos, FANOUT_BATCH],
       );
-      const messages = await this.#messagesFor(tx.db, records as ChangeRecordRow[]);
+      const batch = rows as BatchRow[];
+      const read = batch[0]?.read ?? 0;
+      const messages = await this.#messagesFor(tx.db, batch);
       // Sent at once by this replica: messages to endpoints not failing, while it has room.
       const direct: NewMessage[] = [];
       const queued: NewMessage[] = [];
@@ -433,51 +459,44 @@ export class WebhookEngine {
           { db: tx.db },
         );
       }
-      const last = (records as ChangeRecordRow[]).at(-1);
-      if (last) {
+      if (read > 0) {
         await tx.db.executeSql(
           `update webhook_fanout_state set transaction_id = $1::xid8, position = $2::bigint,
              updated_at = now() where id = 1`,
-          [last.tx, last.pos],
+          [batch[0]!.last_tx, batch[0]!.last_pos],
         );
       }
       await tx.commit();
       this.#sendAtOnce(direct);
-      return records.length;
+      return read;
     } catch (error) {
       await tx.rollback();
       throw error;
     }
   }
 
-  /** One message per record and enabled endpoint of its organisation subscribed to its type. */
-  async #messagesFor(db: IDatabase, records: ChangeRecordRow[]): Promise<NewMessage[]> {
-    if (records.length === 0) return [];
-    const organisations = [...new Set(records.map((r) => r.organisation_id))];
-    const { rows } = await db.executeSql(
-      `select id, organisation_id, events, created_at, url, secret, previous_secret,
-              previous_secret_expires_at, failing_since
-         from webhook_endpoints
-        where status = 'enabled' and organisation_id = any($1::text[])`,
-      [organisations],
-    );
-    const endpoints = rows as Endpoint[];
-    if (endpoints.length === 0) return [];
-    const byOrganisation = new Map<string, typeof endpoints>();
-    for (const endpoint of endpoints) {
-      byOrganisation.set(endpoint.organisation_id, [
-        ...(byOrganisation.get(endpoint.organisation_id) ?? []),
-        endpoint,
-      ]);
-    }
-    const matches: { record: ChangeRecordRow; endpoint: Endpoint }[] = [];
-    for (const record of records) {
-      for (const endpoint of byOrganisation.get(record.organisation_id) ?? []) {
-        if (!endpoint.events.includes('*') && !endpoint.events.includes(record.type)) continue;
-        // An endpoint receives the changes made since it was registered.
-        if (record.created_at.getTime() < endpoint.created_at.getTime()) continue;
-        matches.push({ record, endpoint });
+  /** One message per record of the batch and endpoint that takes it (`BatchRow`s with a match). */
+  async #messagesFor(db: IDatabase, batch: BatchRow[]): Promise<NewMessage[]> {
+    const endpoints = new Map<string, Endpoint>();
+    const matches: { record: MatchedRow; endpoint: Endpoint }[] = [];
+    for (const row of batch) {
+      if (row.pos === null) continue;
+      let endpoint = endpoints.get(row.endpoint_id);
+      if (!endpoint) {
+        endpoint = {
+          id: row.endpoint_id,
+          organisation_id: row.organisation_id,
+          events: row.events,
+          created_at: row.endpoint_created_at,
+          url: row.url,
+          secret: row.secret,
+          previous_secret: row.previous_secret,
+          previous_secret_expires_at: row.previous_secret_expires_at,
+          failing_since: row.failing_since,
+        };
+        endpoints.set(row.endpoint_id, endpoint);
       }
+      matches.push({ record: row, endpoint });
     }
     if (matches.length === 0) return [];
     const { rows: objects } = await db.executeSql(
@@ -797,12 +816,28 @@ export class WebhookEngine {
   }
 }
 
-interface ChangeRecordRow {
-  pos: string;
-  tx: string;
+/**
+ * A row of the fan-out's read: the batch's size and last place, and, unless the batch matched no
+ * endpoint, one record (its head) with one endpoint that takes it.
+ */
+type BatchRow = {
+  read: number;
+  last_tx: string | null;
+  last_pos: string | null;
+} & ({ pos: null } | ({ pos: string; type: string; created_at: Date } & MatchedEndpoint));
+
+type MatchedRow = Extract<BatchRow, { pos: string }>;
+
+interface MatchedEndpoint {
   organisation_id: string;
-  type: string;
-  created_at: Date;
+  endpoint_id: string;
+  events: string[];
+  endpoint_created_at: Date;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
 }
 
 interface NewMessage {
