@@ -61,10 +61,14 @@ export function openApiEndpoint(version: string): RequestHandler {
       res.status(304).end();
       return;
     }
-    // The URL is plain (PLAIN_HOST), so it needs no escaping inside the document's strings.
+    // The URL is plain (PLAIN_HOST), so it needs no escaping inside the document's strings. The
+    // parts are written as they are, not joined into a copy: answers queued for a client that does
+    // not read (pipelined requests) share the document's bytes instead of holding a copy each.
     const between = Buffer.from(url);
-    res
-      .type('application/json; charset=utf-8')
-      .send(Buffer.concat(parts.flatMap((part, i) => (i === 0 ? [part] : [between, part]))));
+    const body = parts.flatMap((part, i) => (i === 0 ? [part] : [between, part]));
+    res.type('application/json; charset=utf-8');
+    res.setHeader('Content-Length', body.reduce((length, chunk) => length + chunk.length, 0));
+    for (const chunk of body) res.write(chunk);
+    res.end();
   };
 }
