@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { defineConfig } from 'tsdown';
 // With its extension: tsdown loads this file with Node's own TypeScript support, which resolves
@@ -60,4 +61,9 @@ export default defineConfig({
       to: path.join(outDir, REFERENCE_ASSETS_DIR),
     })),
   ],
+  // The OpenAPI document, generated once here from the contract and docs/api.md rather than by
+  // each server at its first `/openapi.json` (src/http/openapi.ts): the built server writes it.
+  onSuccess: () => {
+    execFileSync(process.execPath, ['dist/main.js', '--openapi'], { stdio: 'inherit' });
+  },
 });

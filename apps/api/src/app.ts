@@ -30,7 +30,8 @@ export interface AppDeps {
   rateLimits: RateLimits;
   logger: Logger;
   bodyLimitBytes: number;
-  version?: string;
+  /** The OpenAPI document written at build (`dist/openapi.json`); generated at first use without. */
+  openApiFile?: string | undefined;
   /** The built dashboard (`apps/dashboard/dist`), served at `/dashboard`; none when absent. */
   dashboardDir?: string | undefined;
   /** Session cookies get `Secure` (all but local development over plain HTTP). */
@@ -146,7 +147,7 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.metricsToken) app.get('/metrics', metricsEndpoint(metrics, deps.metricsToken));
 
   app.get('/', homePage({ dashboard: Boolean(deps.dashboardDir) }));
-  app.get('/openapi.json', openApiEndpoint(deps.version ?? '1.0.0'));
+  app.get('/openapi.json', openApiEndpoint(deps.openApiFile));
   app.use(REFERENCE_PATH, routeLabel(REFERENCE_PATH), referencePage());
 
   const deadline = requestDeadline(deps.requestDeadlineMs);

@@ -6,10 +6,21 @@
  *
  * `node dist/main.js --compile-cache` loads the server's code, writes the cache and exits without
  * serving: the image runs it at build, so that every container's first start finds the cache.
+ * `node dist/main.js --openapi` writes the OpenAPI document beside the bundle and exits: the build
+ * runs it (tsdown.config.ts), and the server serves that file at `/openapi.json`.
  */
 import { enableCompileCache, flushCompileCache } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 enableCompileCache();
-const { start } = await import('./serve');
-if (process.argv[2] === '--compile-cache') flushCompileCache();
-else start();
+/** The OpenAPI document beside the bundle (`dist/openapi.json`): the build writes it. */
+const openApiFile = fileURLToPath(new URL('openapi.json', import.meta.url));
+const mode = process.argv[2];
+if (mode === '--openapi') {
+  const { writeOpenApiDocument } = await import('./http/openapi');
+  await writeOpenApiDocument(openApiFile);
+} else {
+  const { start } = await import('./serve');
+  if (mode === '--compile-cache') flushCompileCache();
+  else start({ openApiFile });
+}

@@ -19,14 +19,20 @@ import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.s
 import { DEFAULT_RETRY, WebhookEngine } from './modules/webhooks/webhook-engine';
 import { purgeWebhookMessages } from './modules/webhooks/webhook-message.service';
 
-async function main(config: Config): Promise<void> {
+/** What the entry (main.ts) knows of the built files. */
+export interface StartOptions {
+  /** The OpenAPI document written at build; `/openapi.json` generates it where the file is absent. */
+  openApiFile?: string;
+}
+
+async function main(config: Config, options: StartOptions): Promise<void> {
   const logger = createLogger(config);
   // The embedded database (a development convenience) is loaded only when used.
   const embedded = config.DATABASE_URL
     ? null
     : await (await import('./bootstrap')).startEmbeddedDatabase(config, logger);
   try {
-    await serve(config, logger, embedded);
+    await serve(config, logger, embedded, options);
   } catch (error) {
     // Nothing is served: the embedded database this start began stops with it.
     await embedded?.stop().catch(() => undefined);
@@ -40,6 +46,7 @@ async function serve(
   config: Config,
   logger: Logger,
   embedded: EmbeddedDatabase | null,
+  options: StartOptions,
 ): Promise<void> {
   const databaseUrl = config.DATABASE_URL ?? embedded!.url;
 
@@ -88,6 +95,7 @@ async function serve(
     trustProxy: config.TRUST_PROXY,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     dashboardDir,
+    openApiFile: options.openApiFile,
     secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
     hsts: config.NODE_ENV === 'production',
     attemptLimits: createAttemptLimits({ redis, keyPrefix: config.REDIS_KEY_PREFIX }),
@@ -249,12 +257,12 @@ function fail(error: unknown, secrets: readonly string[] = []): never {
 }
 
 /** Reads the configuration from the environment and runs the server until a signal stops it. */
-export function start(): void {
+export function start(options: StartOptions = {}): void {
   let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
     fail(error);
   }
-  main(config).catch((error: unknown) => fail(error, configSecrets(config)));
+  main(config, options).catch((error: unknown) => fail(error, configSecrets(config)));
 }

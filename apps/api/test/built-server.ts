@@ -19,7 +19,12 @@ export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const builds = [
   {
     dir: 'apps/api',
-    outputs: ['dist/main.js', 'dist/cli.js', `dist/${REFERENCE_ASSETS_DIR}/${REFERENCE_BUNDLE}`],
+    outputs: [
+      'dist/main.js',
+      'dist/cli.js',
+      'dist/openapi.json',
+      `dist/${REFERENCE_ASSETS_DIR}/${REFERENCE_BUNDLE}`,
+    ],
     copies: ['docs/api.md'],
   },
   { dir: 'packages/contract', outputs: ['dist/index.js'], copies: [] },

@@ -13,7 +13,10 @@ import {
   referenceAssetsDir,
   scalarBrowserDir,
 } from '../src/http/reference-assets';
+import { DOCUMENT_VERSION } from '../src/http/openapi';
+import { buildOpenApiDocument } from '../src/openapi/document';
 import { locateApiGuide } from '../src/openapi/guides';
+import { SERVER_URL_PLACEHOLDER } from '../src/openapi/server-url';
 import { ensureBuilt, exec, pnpm, repoRoot } from './built-server';
 
 /**
@@ -245,6 +248,18 @@ describe('the deployed server (the image)', () => {
     const document = (await response.json()) as { info: { description: string } };
     expect(document.info.description).toMatch(/^# Authentication and access$/m);
     expect(document.info.description).toMatch(/^# Webhooks$/m);
+  });
+
+  it('serves the OpenAPI document the build wrote, as the contract and docs/api.md generate it', async () => {
+    const written = await readFile(path.join(appDir, 'dist', 'openapi.json'), 'utf8');
+    // The same document; its components may come in another order (the bundle's module objects
+    // list their exports as declared, not sorted).
+    expect(JSON.parse(written)).toEqual(await buildOpenApiDocument(DOCUMENT_VERSION));
+    const response = await fetch(`${origin}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(
+      written.replaceAll(SERVER_URL_PLACEHOLDER, `${origin}/api/v1`),
+    );
   });
 
   it("carries in dist/ what the API reference's page can load of Scalar's files, and only that", async () => {

@@ -1,6 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Orm } from '../src/db/orm';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
+import { SERVER_URL_PLACEHOLDER } from '../src/openapi/server-url';
 import {
   call,
   unreachableOrm,
@@ -304,6 +308,28 @@ describe('outside /api/v1', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await response.text()).toContain('/openapi.json');
+  });
+
+  it('GET /openapi.json serves the document the build wrote, with this server as its server', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'boxoffice-openapi-'));
+    const file = path.join(dir, 'openapi.json');
+    await writeFile(
+      file,
+      JSON.stringify({ openapi: '3.1.0', servers: [{ url: SERVER_URL_PLACEHOLDER }] }),
+    );
+    const built = await startTestServer({ openApiFile: file });
+    try {
+      const response = await fetch(`${built.baseUrl}/openapi.json`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(JSON_TYPE);
+      expect(await response.json()).toEqual({
+        openapi: '3.1.0',
+        servers: [{ url: `${built.baseUrl}/api/v1` }],
+      });
+    } finally {
+      await built.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -50,6 +50,8 @@ export async function startTestServer(
     attemptLimits?: AttemptLimits;
     /** Express's `trust proxy`, e.g. `loopback` to play clients of other addresses. */
     trustProxy?: number | string;
+    /** An OpenAPI document as the build writes it, to serve instead of generating one. */
+    openApiFile?: string;
   } = {},
 ): Promise<TestServer> {
   const testOrm = options.orm ?? (await getTestOrm());
@@ -68,6 +70,7 @@ export async function startTestServer(
     hsts: options.hsts,
     attemptLimits: options.attemptLimits ?? generousAttemptLimits(),
     trustProxy: options.trustProxy,
+    openApiFile: options.openApiFile,
   });
   const server: Server = await new Promise((resolve) => {
     const s = createServer(checkedResponses(app)).listen(0, '127.0.0.1', () => resolve(s));
