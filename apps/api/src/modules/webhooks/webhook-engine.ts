@@ -114,9 +114,6 @@ const RECORD_DELAY_MS = 20;
 /** The endpoint a message goes to, as the fan-out read it. */
 interface Endpoint {
   id: string;
-  organisation_id: string;
-  events: string[];
-  created_at: Date;
   url: string;
   secret: string;
   previous_secret: string | null;
@@ -381,8 +378,8 @@ export class WebhookEngine {
          ),
          matched as (
            select b.transaction_id, b.position, b.organisation_id, b.type, b.created_at,
-                  e.id as endpoint_id, e.events, e.created_at as endpoint_created_at, e.url,
-                  e.secret, e.previous_secret, e.previous_secret_expires_at, e.failing_since
+                  e.id as endpoint_id, e.url, e.secret, e.previous_secret,
+                  e.previous_secret_expires_at, e.failing_since
              from batch b
              -- An endpoint receives the changes made since it was registered.
              join webhook_endpoints e
@@ -391,9 +388,8 @@ export class WebhookEngine {
               and e.created_at <= b.created_at
          )
          select r.read, r.tx as last_tx, r.pos as last_pos, m.position::text as pos,
-                m.organisation_id, m.type, m.created_at, m.endpoint_id, m.events,
-                m.endpoint_created_at, m.url, m.secret, m.previous_secret,
-                m.previous_secret_expires_at, m.failing_since
+                m.organisation_id, m.type, m.created_at, m.endpoint_id, m.url, m.secret,
+                m.previous_secret, m.previous_secret_expires_at, m.failing_since
            from summary r left join matched m on true
           order by m.transaction_id, m.position, m.endpoint_id`,
         [place.tx, place.pos, FANOUT_BATCH],
@@ -485,9 +481,6 @@ export class WebhookEngine {
       if (!endpoint) {
         endpoint = {
           id: row.endpoint_id,
-          organisation_id: row.organisation_id,
-          events: row.events,
-          created_at: row.endpoint_created_at,
           url: row.url,
           secret: row.secret,
           previous_secret: row.previous_secret,
@@ -824,15 +817,17 @@ type BatchRow = {
   read: number;
   last_tx: string | null;
   last_pos: string | null;
-} & ({ pos: null } | ({ pos: string; type: string; created_at: Date } & MatchedEndpoint));
+} & ({ pos: null } | MatchedRecord);
 
 type MatchedRow = Extract<BatchRow, { pos: string }>;
 
-interface MatchedEndpoint {
+/** A record's head (`pos`: its position) and an endpoint that takes it: what its delivery needs. */
+interface MatchedRecord {
+  pos: string;
   organisation_id: string;
+  type: string;
+  created_at: Date;
   endpoint_id: string;
-  events: string[];
-  endpoint_created_at: Date;
   url: string;
   secret: string;
   previous_secret: string | null;
