@@ -45,6 +45,11 @@ export function newId(kind: IdKind, at: Date = new Date()): string {
   return `${ID_PREFIXES[kind]}_${base62Time(at.getTime(), 8)}${randomBase62(16)}`;
 }
 
+/** Every id of `kind` made at or after `at` sorts at or above this string; every earlier one below. */
+export function idsFrom(kind: IdKind, at: Date): string {
+  return `${ID_PREFIXES[kind]}_${base62Time(at.getTime(), 8)}`;
+}
+
 /** Only the shape is checked: it saves a query for ids that cannot exist. */
 export function looksLikeId(kind: IdKind, value: string): boolean {
   const prefix = `${ID_PREFIXES[kind]}_`;

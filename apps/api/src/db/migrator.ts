@@ -7,6 +7,7 @@ import { Migration20261124000000_tier_currency } from './migrations/Migration202
 import { Migration20261125000000_list_cursors } from './migrations/Migration20261125000000_list_cursors';
 import { Migration20261126000000_webhooks } from './migrations/Migration20261126000000_webhooks';
 import { Migration20261127000000_webhook_direct } from './migrations/Migration20261127000000_webhook_direct';
+import { Migration20261127120000_webhook_log_keys } from './migrations/Migration20261127120000_webhook_log_keys';
 
 /** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
 const migrationsList = [
@@ -19,6 +20,10 @@ const migrationsList = [
   {
     name: 'Migration20261127000000_webhook_direct',
     class: Migration20261127000000_webhook_direct,
+  },
+  {
+    name: 'Migration20261127120000_webhook_log_keys',
+    class: Migration20261127120000_webhook_log_keys,
   },
 ];
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/core/ids';
 import { call, createTenant, getTestOrm, startTestServer, type TestServer } from '../setup';
 
 let server: TestServer;
@@ -134,20 +135,78 @@ describe('webhook messages', () => {
     });
     const orm = await getTestOrm();
     const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId };
-    const old = await sendTestEvent(ctx, created.body.data.id);
+    const made = await sendTestEvent(ctx, created.body.data.id);
     const recent = await sendTestEvent(ctx, created.body.data.id);
+    // Made a day past the retention: its id carries the time it was made.
+    const old = newId(
+      'webhookMessage',
+      new Date(Date.now() - (WEBHOOK_RETENTION_DAYS + 1) * 86_400_000),
+    );
     const em = orm.em.fork();
     await em.execute(
-      `update webhook_messages set created_at = now() - make_interval(days => ?), queued = true where id = ?`,
-      [WEBHOOK_RETENTION_DAYS + 1, old],
+      `update webhook_messages set id = ?, created_at = now() - make_interval(days => ?), queued = true where id = ?`,
+      [old, WEBHOOK_RETENTION_DAYS + 1, made],
     );
     await em.execute(`update webhook_messages set queued = true where id = ?`, [recent]);
+    for (const id of [old, recent]) {
+      await em.execute(
+        `insert into webhook_attempts (message_id, endpoint_id, attempted_at, outcome, status_code, duration_ms)
+         values (?, ?, now(), 'failed', 500, 3)`,
+        [id, created.body.data.id],
+      );
+    }
     expect(await oldestUndeliveredAgeSeconds(em)).toBeGreaterThan(WEBHOOK_RETENTION_DAYS * 86_400);
     expect(await purgeWebhookMessages(em)).toBeGreaterThanOrEqual(1);
     const left = await em.execute<{ id: string }[]>(
       `select id from webhook_messages where endpoint_id = ?`,
       [created.body.data.id],
     );
+    const attempts = await em.execute<{ message_id: string }[]>(
+      `select message_id from webhook_attempts where endpoint_id = ?`,
+      [created.body.data.id],
+    );
+    expect(attempts.map((row) => row.message_id)).toEqual([recent]);
     expect(left.map((row) => row.id)).toEqual([recent]);
+  });
+
+  it('go with their endpoint: deleting it deletes its messages and their attempts', async () => {
+    const { sendTestEvent } = await import('../../src/modules/webhooks/webhook-message.service');
+    const tenant = await createTenant();
+    const [kept, deleted] = await Promise.all(
+      [0, 1].map(
+        async () =>
+          (
+            await call(server, 'POST', '/api/v1/webhook_endpoints', {
+              key: tenant.key,
+              body: { url: hook },
+            })
+          ).body.data.id as string,
+      ),
+    );
+    const orm = await getTestOrm();
+    const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId };
+    const em = orm.em.fork();
+    for (const endpointId of [kept!, deleted!]) {
+      const messageId = await sendTestEvent(ctx, endpointId);
+      await em.execute(
+        `insert into webhook_attempts (message_id, endpoint_id, attempted_at, outcome, status_code, duration_ms)
+         values (?, ?, now(), 'failed', 500, 3)`,
+        [messageId, endpointId],
+      );
+    }
+    const removed = await call(server, 'DELETE', `/api/v1/webhook_endpoints/${deleted}`, {
+      key: tenant.key,
+    });
+    expect(removed.status).toBe(200);
+    const left = async (table: 'webhook_messages' | 'webhook_attempts') =>
+      (
+        await em.execute<{ endpoint_id: string }[]>(
+          `select endpoint_id from ${table} where endpoint_id in (?, ?)`,
+          [kept, deleted],
+        )
+      ).map((row) => row.endpoint_id);
+    expect(await left('webhook_messages')).toEqual([kept]);
+    expect(await left('webhook_attempts')).toEqual([kept]);
+    await expect(sendTestEvent(ctx, deleted!)).rejects.toThrow('webhook endpoint not found');
   });
 });

@@ -159,14 +159,30 @@ export function updateEndpoint(
   });
 }
 
-export async function deleteEndpoint(ctx: TenantContext, id: string): Promise<{ id: string }> {
+/**
+ * Deletes an endpoint with its messages and their attempts (no foreign key cascades: see the
+ * migration `webhook_log_keys`). Deleting the endpoint waits for a fan-out that holds it, so the
+ * messages it made are deleted too; deleting a message waits for the recording of an attempt under
+ * way, so the attempts are deleted after the messages, in a statement that sees it.
+ */
+export function deleteEndpoint(ctx: TenantContext, id: string): Promise<{ id: string }> {
   if (!looksLikeId('webhookEndpoint', id)) throw notFound('webhook endpoint');
-  const rows = await run<{ id: string }>(ctx.em, {
-    text: `delete from webhook_endpoints where id = ? and organisation_id = ? returning id`,
-    params: [id, ctx.organisationId],
+  return inTransaction(ctx, async (tx) => {
+    const rows = await run<{ id: string }>(tx.em, {
+      text: `delete from webhook_endpoints where id = ? and organisation_id = ? returning id`,
+      params: [id, ctx.organisationId],
+    });
+    if (rows.length === 0) throw notFound('webhook endpoint');
+    const messages = await run<{ id: string }>(tx.em, {
+      text: `delete from webhook_messages where endpoint_id = ? returning id`,
+      params: [id],
+    });
+    await run(tx.em, {
+      text: `delete from webhook_attempts where message_id = any(?::text[])`,
+      params: [messages.map((message) => message.id)],
+    });
+    return { id };
   });
-  if (rows.length === 0) throw notFound('webhook endpoint');
-  return { id };
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Db as IDatabase, Job, JobResult, PgBoss } from 'pg-boss';
-import type { Logger } from 'pino';
 import { newId } from '../../core/ids';
 import { deliver, type DeliveryResult } from './delivery';
 import { signedHeaders } from './signing';
@@ -11,9 +10,15 @@ export const DELIVERY_QUEUE = 'webhook-delivery';
 /** pg-boss keeps its tables in a schema of its own. */
 export const QUEUE_SCHEMA = 'pgboss';
 
+/** What the engine logs with: pino's logger, or one that hands the lines to another thread's. */
+export interface EngineLogger {
+  warn(fields: object, message: string): void;
+  debug(fields: object, message: string): void;
+}
+
 export interface WebhookEngineOptions extends UrlPolicy {
   databaseUrl: string;
-  logger: Logger;
+  logger: EngineLogger;
   /** A delivery's answer must arrive within this long. */
   timeoutMs: number;
   /** The first retry's delay; each later one doubles (with jitter), up to `maxRetryDelaySeconds`. */
@@ -107,9 +112,12 @@ const FOLLOWING_IDLE_POLL_MS = 2000;
 /** Messages waiting in this process for their first attempt, in all and per endpoint. */
 const DIRECT_BACKLOG = 5000;
 const DIRECT_BACKLOG_PER_ENDPOINT = 500;
-/** First attempts are recorded together: when this many wait, or this long after the first. */
-const RECORD_BATCH = 200;
-const RECORD_DELAY_MS = 20;
+/**
+ * First attempts are recorded together: when this many wait, or this long after the first. (A
+ * crash loses at most these unrecorded: their messages are sent again once their lease passes.)
+ */
+const RECORD_BATCH = 500;
+const RECORD_DELAY_MS = 100;
 
 /** The endpoint a message goes to, as the fan-out read it. */
 interface Endpoint {
@@ -359,9 +367,9 @@ export class WebhookEngine {
         await tx.rollback();
         return 0;
       }
-      // The batch's size and last place, and its records that an endpoint takes (only their heads:
-      // the objects are read for those). A round among changes no endpoint subscribes to reads
-      // the batch in PostgreSQL and sends one row.
+      // The batch's size and last place, and its records that an endpoint takes, with their
+      // objects (read for those alone). A round among changes no endpoint subscribes to reads the
+      // batch in PostgreSQL and sends one row.
       const { rows } = await tx.db.executeSql(
         `with batch as (
            select position, transaction_id, organisation_id, type, created_at from change_records
@@ -386,17 +394,21 @@ export class WebhookEngine {
                on e.organisation_id = b.organisation_id and e.status = 'enabled'
               and (e.events @> array['*'] or e.events @> array[b.type])
               and e.created_at <= b.created_at
+           -- Held until the messages are made: deleting the endpoint waits, then deletes them.
+           for key share of e
          )
          select r.read, r.tx as last_tx, r.pos as last_pos, m.position::text as pos,
                 m.organisation_id, m.type, m.created_at, m.endpoint_id, m.url, m.secret,
-                m.previous_secret, m.previous_secret_expires_at, m.failing_since
+                m.previous_secret, m.previous_secret_expires_at, m.failing_since,
+                c.data::text as data
            from summary r left join matched m on true
+           left join change_records c on c.position = m.position
           order by m.transaction_id, m.position, m.endpoint_id`,
         [place.tx, place.pos, FANOUT_BATCH],
       );
       const batch = rows as BatchRow[];
       const read = batch[0]?.read ?? 0;
-      const messages = await this.#messagesFor(tx.db, batch);
+      const messages = this.#messagesFor(batch);
       // Sent at once by this replica: messages to endpoints not failing, while it has room.
       const direct: NewMessage[] = [];
       const queued: NewMessage[] = [];
@@ -472,11 +484,12 @@ export class WebhookEngine {
   }
 
   /** One message per record of the batch and endpoint that takes it (`BatchRow`s with a match). */
-  async #messagesFor(db: IDatabase, batch: BatchRow[]): Promise<NewMessage[]> {
+  #messagesFor(batch: BatchRow[]): NewMessage[] {
     const endpoints = new Map<string, Endpoint>();
-    const matches: { record: MatchedRow; endpoint: Endpoint }[] = [];
+    const messages: NewMessage[] = [];
     for (const row of batch) {
-      if (row.pos === null) continue;
+      // No match in the batch; or the record purged meanwhile (past its retention): nothing to send.
+      if (row.pos === null || row.data === null) continue;
       let endpoint = endpoints.get(row.endpoint_id);
       if (!endpoint) {
         endpoint = {
@@ -489,31 +502,15 @@ export class WebhookEngine {
         };
         endpoints.set(row.endpoint_id, endpoint);
       }
-      matches.push({ record: row, endpoint });
-    }
-    if (matches.length === 0) return [];
-    const { rows: objects } = await db.executeSql(
-      `select position::text as pos, data::text as data from change_records
-        where position = any($1::bigint[])`,
-      [[...new Set(matches.map((m) => m.record.pos))]],
-    );
-    const dataOf = new Map(
-      (objects as { pos: string; data: string }[]).map((o) => [o.pos, o.data]),
-    );
-    const messages: NewMessage[] = [];
-    for (const { record, endpoint } of matches) {
-      const data = dataOf.get(record.pos);
-      // Purged meanwhile (past its retention): nothing left to send.
-      if (data === undefined) continue;
       const id = newId('webhookMessage');
       messages.push({
         id,
         endpoint,
-        organisationId: record.organisation_id,
-        type: record.type,
-        payload: messagePayload(id, record.type, record.created_at, data),
-        position: record.pos,
-        createdAt: record.created_at,
+        organisationId: row.organisation_id,
+        type: row.type,
+        payload: messagePayload(id, row.type, row.created_at, row.data),
+        position: row.pos,
+        createdAt: row.created_at,
       });
     }
     return messages;
@@ -526,22 +523,23 @@ export class WebhookEngine {
    * believes of the table's size.)
    */
   async #requestedMessages(db: IDatabase): Promise<string[]> {
-    const { rows: requested } = await db.executeSql(
-      `update webhook_messages set queued = true
-        where id = any(array(select id from webhook_messages where not queued
-                              order by created_at limit 500 for update skip locked))
-        returning id`,
+    const { rows } = await db.executeSql(
+      `with requested as (
+         update webhook_messages set queued = true
+          where id = any(array(select id from webhook_messages where not queued
+                                order by created_at limit 500 for update skip locked))
+          returning id
+       ),
+       orphaned as (
+         update webhook_messages set direct_until = null
+          where id = any(array(select id from webhook_messages where direct_until < now()
+                                order by direct_until limit 500 for update skip locked))
+            and status = 'pending'
+          returning id
+       )
+       select id from requested union all select id from orphaned`,
     );
-    const { rows: orphaned } = await db.executeSql(
-      `update webhook_messages set direct_until = null
-        where id = any(array(select id from webhook_messages where direct_until < now()
-                              order by direct_until limit 500 for update skip locked))
-          and status = 'pending'
-        returning id`,
-    );
-    return [...(requested as { id: string }[]), ...(orphaned as { id: string }[])].map(
-      (row) => row.id,
-    );
+    return (rows as { id: string }[]).map((row) => row.id);
   }
 
   /** Queues the first attempts of messages made by this round's fan-out, one line per endpoint. */
@@ -638,6 +636,11 @@ export class WebhookEngine {
       const failed = attempts.filter((a) => !a.result.ok && !a.final).map((a) => a.messageId);
       let tx: Awaited<ReturnType<NonNullable<IDatabase['beginTransaction']>>> | undefined;
       try {
+        // The usual case, every attempt a success: one statement, no transaction around it.
+        if (failed.length === 0 && handOff.length === 0) {
+          await this.#record(this.#boss.getDb(), attempts, []);
+          return;
+        }
         tx = await this.#boss.getDb().beginTransaction!();
         const { rows } = await tx.db.executeSql(
           `update webhook_messages set direct_until = null
@@ -742,7 +745,7 @@ export class WebhookEngine {
   }
 
   /**
-   * The attempts, the messages' state and the endpoints' health, in one statement. (The messages
+   * The messages' state, the attempts and the endpoints' health, in one statement. (The messages
    * are also matched by `id = any(…)`, so they are read by key even while the table's statistics
    * still describe it as nearly empty, as after a quiet spell.)
    */
@@ -753,17 +756,7 @@ export class WebhookEngine {
       ...new Set(attempts.filter((a) => !a.result.ok).map((a) => a.endpointId)),
     ].filter((id) => !healthy.includes(id));
     await db.executeSql(
-      `with attempts as (
-         insert into webhook_attempts (message_id, endpoint_id, attempted_at, outcome, status_code,
-                                       duration_ms, error, response_excerpt)
-         select a.* from unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[],
-                                $6::int[], $7::text[], $8::text[])
-                  as a(message_id, endpoint_id, attempted_at, outcome, status_code, duration_ms,
-                       error, response_excerpt)
-           -- A message deleted with its endpoint meanwhile keeps no attempt.
-           join webhook_messages m on m.id = a.message_id and m.id = any($1::text[])
-       ),
-       messages as (
+      `with messages as (
          update webhook_messages m
             set attempt_count = m.attempt_count + 1,
                 direct_until = null,
@@ -771,6 +764,18 @@ export class WebhookEngine {
                 delivered_at = case when a.ok then a.at else m.delivered_at end
            from unnest($1::text[], $9::bool[], $10::bool[], $3::timestamptz[]) as a(id, ok, final, at)
           where m.id = a.id and m.id = any($1::text[])
+          returning m.id
+       ),
+       attempts as (
+         insert into webhook_attempts (message_id, endpoint_id, attempted_at, outcome, status_code,
+                                       duration_ms, error, response_excerpt)
+         select a.* from unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[],
+                                $6::int[], $7::text[], $8::text[])
+                  as a(message_id, endpoint_id, attempted_at, outcome, status_code, duration_ms,
+                       error, response_excerpt)
+           -- Only with the update of its message: one deleted meanwhile (with its endpoint, whose
+           -- deletion waits for this update or makes it miss) keeps no attempt.
+           join messages m on m.id = a.message_id
        ),
        cancelled as (
          update webhook_messages set status = 'cancelled' where id = any($11::text[])
@@ -819,11 +824,13 @@ type BatchRow = {
   last_pos: string | null;
 } & ({ pos: null } | MatchedRecord);
 
-type MatchedRow = Extract<BatchRow, { pos: string }>;
-
-/** A record's head (`pos`: its position) and an endpoint that takes it: what its delivery needs. */
+/**
+ * A record (`pos`: its position; `data`: its object, null if purged meanwhile) and an endpoint
+ * that takes it: what its delivery needs.
+ */
 interface MatchedRecord {
   pos: string;
+  data: string | null;
   organisation_id: string;
   type: string;
   created_at: Date;

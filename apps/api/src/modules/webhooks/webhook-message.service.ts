@@ -2,7 +2,7 @@ import { WEBHOOK_TEST_EVENT_TYPE } from '@boxoffice/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantContext } from '../../core/context';
 import { conflict, notFound } from '../../core/errors';
-import { looksLikeId, newId } from '../../core/ids';
+import { idsFrom, looksLikeId, newId } from '../../core/ids';
 import { iso, isoOrNull } from '../../db/context';
 import { run } from '../../db/sql';
 import { getEndpoint, toWebhookEndpointResource } from './webhook-endpoint.service';
@@ -105,22 +105,33 @@ export async function sendTestEvent(ctx: TenantContext, endpointId: string): Pro
     created_at: new Date().toISOString(),
     data: { object: toWebhookEndpointResource(endpoint) },
   });
-  await run(ctx.em, {
+  // Made only while the endpoint is there, which a deletion at the same moment waits for.
+  const made = await run<{ id: string }>(ctx.em, {
     text: `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, queued)
-     values (?, ?, ?, ?, ?, false)`,
-    params: [id, endpoint.id, ctx.organisationId, WEBHOOK_TEST_EVENT_TYPE, payload],
+     select ?, e.id, e.organisation_id, ?, ?, false from webhook_endpoints e
+      where e.id = ? and e.organisation_id = ? for key share
+     returning id`,
+    params: [id, WEBHOOK_TEST_EVENT_TYPE, payload, endpoint.id, ctx.organisationId],
   });
+  if (made.length === 0) throw notFound('webhook endpoint');
   return id;
 }
 
-/** Deletes messages (and their attempts) past their retention; returns how many. */
+/**
+ * Deletes messages past their retention, and their attempts; returns how many messages. Old
+ * messages are found by id, whose first characters are the time it was made.
+ */
 export async function purgeWebhookMessages(em: EntityManager): Promise<number> {
+  const before = new Date(Date.now() - WEBHOOK_RETENTION_DAYS * 24 * 3600 * 1000);
   const [row] = await run<{ purged: string }>(em, {
     text: `with purged as (
-       delete from webhook_messages where created_at < now() - make_interval(days => ?) returning 1
+       delete from webhook_messages where id < ? returning id
+     ),
+     attempts as (
+       delete from webhook_attempts where message_id in (select id from purged)
      )
      select count(*) as purged from purged`,
-    params: [WEBHOOK_RETENTION_DAYS],
+    params: [idsFrom('webhookMessage', before)],
   });
   return Number(row?.purged ?? 0);
 }
