@@ -30,7 +30,12 @@ const EXTERNAL = [
 const external = (id: string) => EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default defineConfig({
-  entry: ['src/main.ts', 'src/cli.ts'],
+  // The webhook engine's thread is an entry of its own: the server starts it by file name.
+  entry: {
+    main: 'src/main.ts',
+    cli: 'src/cli.ts',
+    'webhook-thread': 'src/modules/webhooks/webhook-thread-main.ts',
+  },
   format: ['esm'],
   platform: 'node',
   target: 'node24',

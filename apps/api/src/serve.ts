@@ -16,7 +16,8 @@ import { createMetrics, metricsListener } from './http/metrics';
 import { createRateLimits } from './http/rate-limit';
 import { purgeChanges } from './modules/changes/change.service';
 import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.service';
-import { DEFAULT_RETRY, WebhookEngine } from './modules/webhooks/webhook-engine';
+import { DEFAULT_RETRY } from './modules/webhooks/webhook-engine';
+import { WebhookThread } from './modules/webhooks/webhook-thread';
 import { purgeWebhookMessages } from './modules/webhooks/webhook-message.service';
 
 /** What the entry (main.ts) knows of the built files. */
@@ -145,12 +146,12 @@ async function serve(
   );
   if (embedded && serveApi) embedded.announce(config.PORT);
 
-  // Webhook delivery: in this process unless WEBHOOK_WORKER=off. It never holds up the API: a
-  // queue that cannot start (the database away) is retried in the background.
+  // Webhook delivery: in this process unless WEBHOOK_WORKER=off, in a thread of its own, so it
+  // never holds up the API's event loop.
   const webhooks =
     config.WEBHOOK_WORKER === 'off'
       ? undefined
-      : new WebhookEngine({
+      : new WebhookThread({
           databaseUrl,
           logger,
           ...webhookUrls,

@@ -26,8 +26,8 @@ export interface Metrics {
   readonly rateLimited: (kind: RateLimitClass) => void;
   /** A door scan, admitted or refused. */
   readonly scanned: (outcome: ScanOutcome) => void;
-  /** A webhook delivery attempt: a 2xx in time, or not. */
-  readonly webhookAttempt: (outcome: 'succeeded' | 'failed') => void;
+  /** Webhook delivery attempts (`count`, by default one): a 2xx in time, or not. */
+  readonly webhookAttempt: (outcome: 'succeeded' | 'failed', count?: number) => void;
 }
 
 export interface MetricsOptions {
@@ -103,8 +103,8 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     rateLimited(kind) {
       rateLimited.inc({ class: kind });
     },
-    webhookAttempt(outcome) {
-      webhookAttempts.inc({ outcome });
+    webhookAttempt(outcome, count = 1) {
+      if (count > 0) webhookAttempts.inc({ outcome }, count);
     },
     scanned(outcome) {
       if (outcome.admitted) admitted.inc({ direction: outcome.direction });

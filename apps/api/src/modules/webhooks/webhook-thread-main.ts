@@ -1,0 +1,58 @@
+/**
+ * The webhook engine's thread (webhook-thread.ts starts it): the fan-out, the sending and the
+ * recording run here, off the event loop that answers API requests. Messages from the server's
+ * thread: `changes` (a transaction committed; the shared flag says one is on its way) and `stop`.
+ * Messages to it: `started` or `failed`, `log` lines, attempt counts, and `stopped`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { EngineLogger } from './webhook-engine';
+import { WebhookEngine } from './webhook-engine';
+import type { FromThread, ThreadData, ToThread } from './webhook-thread';
+
+const port = parentPort!;
+const { options, wake } = workerData as ThreadData;
+const post = (message: FromThread) => port.postMessage(message);
+
+const logger: EngineLogger = {
+  warn: (fields, message) => post({ type: 'log', level: 'warn', fields, message }),
+  debug: (fields, message) => post({ type: 'log', level: 'debug', fields, message }),
+};
+
+// Attempt outcomes go to the server's metrics in counts, at most four times a second.
+const counts = { succeeded: 0, failed: 0 };
+let countsTimer: NodeJS.Timeout | undefined;
+function sendCounts(): void {
+  clearTimeout(countsTimer);
+  countsTimer = undefined;
+  if (counts.succeeded + counts.failed === 0) return;
+  post({ type: 'attempts', ...counts });
+  counts.succeeded = 0;
+  counts.failed = 0;
+}
+
+const engine = new WebhookEngine({
+  ...options,
+  logger,
+  onAttempt: (outcome) => {
+    counts[outcome]++;
+    countsTimer ??= setTimeout(sendCounts, 250);
+  },
+});
+
+port.on('message', (message: ToThread) => {
+  if (message.type === 'changes') {
+    // Cleared before the round is asked for: a commit from now on sends another message.
+    Atomics.store(wake, 0, 0);
+    engine.changesCommitted();
+  } else {
+    void engine.stop(message.timeoutMs).finally(() => {
+      sendCounts();
+      post({ type: 'stopped' });
+    });
+  }
+});
+
+engine.start().then(
+  () => post({ type: 'started' }),
+  (error: unknown) => post({ type: 'failed', error }),
+);
