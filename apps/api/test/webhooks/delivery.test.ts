@@ -138,7 +138,19 @@ const apiEnv = () => ({
   WEBHOOK_POLL_INTERVAL_MS: '50',
   RATE_LIMIT_WRITES_PER_MINUTE: '100000',
   RATE_LIMIT_READS_PER_MINUTE: '100000',
+  METRICS_TOKEN: 'metrics-token-for-the-delivery-tests',
 });
+
+/** The successful attempts an instance has counted (`boxoffice_webhook_attempts_total`). */
+async function attemptsCounted(api: ApiProcess): Promise<number> {
+  const response = await fetch(`${api.baseUrl}/metrics`, {
+    headers: { authorization: `Bearer ${apiEnv().METRICS_TOKEN}` },
+  });
+  const text = await response.text();
+  const line = /^boxoffice_webhook_attempts_total\{outcome="succeeded"\} (\d+)$/m.exec(text);
+  if (!line) throw new Error(`no attempts counter in /metrics:\n${text.slice(0, 300)}`);
+  return Number(line[1]);
+}
 
 beforeAll(async () => {
   await receiver.start();
@@ -280,9 +292,10 @@ describe('webhook delivery', () => {
     expect(await names(others)).toEqual([]);
   });
 
-  it('with two API instances, delivers each message once', async () => {
+  it('with two API instances, delivers each message once, and counts the attempts in /metrics', async () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const countedBefore = (await attemptsCounted(a)) + (await attemptsCounted(b));
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         request(i % 2 ? a.baseUrl : b.baseUrl, 'POST', '/api/v1/events', {
@@ -306,6 +319,11 @@ describe('webhook delivery', () => {
     );
     expect(new Set(names).size).toBe(40);
     expect(new Set(received.map((d) => d.headers['webhook-id'])).size).toBe(40);
+    // Counted by the delivery threads, reported to their servers' metrics.
+    await until(
+      'the attempts counted',
+      async () => (await attemptsCounted(a)) + (await attemptsCounted(b)) >= countedBefore + 40,
+    );
   });
 
   it('retries a failed delivery with the same webhook-id: 500, 500, then 200 is three attempts', async () => {
