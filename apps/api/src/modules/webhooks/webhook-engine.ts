@@ -40,6 +40,8 @@ export interface WebhookEngineOptions extends UrlPolicy {
   idlePollIntervalMs?: number;
   /** Each attempt's outcome, for the metrics. */
   onAttempt?: (outcome: 'succeeded' | 'failed') => void;
+  /** A round of the fan-out starts: it will read every change committed until now. */
+  onRound?: () => void;
 }
 
 /**
@@ -321,6 +323,7 @@ export class WebhookEngine {
       this.#woken = false;
       this.#inRound = true;
       this.#lastRoundAt = Date.now();
+      this.#options.onRound?.();
       const { pollIntervalMs } = this.#options;
       const idlePollIntervalMs =
         this.#options.idlePollIntervalMs ??

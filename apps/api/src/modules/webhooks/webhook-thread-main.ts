@@ -1,7 +1,8 @@
 /**
  * The webhook engine's thread (webhook-thread.ts starts it): the fan-out, the sending and the
  * recording run here, off the event loop that answers API requests. Messages from the server's
- * thread: `changes` (a transaction committed; the shared flag says one is on its way) and `stop`.
+ * thread: `changes` (transactions committed since the last round started; the shared flag is set
+ * until the next one starts, and commits meanwhile send nothing) and `stop`.
  * Messages to it: `started` or `failed`, `log` lines, attempt counts, and `stopped`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -37,12 +38,14 @@ const engine = new WebhookEngine({
     counts[outcome]++;
     countsTimer ??= setTimeout(sendCounts, 250);
   },
+  // The round reads every change committed so far: a commit from now on sends another message.
+  // (Cleared here rather than when a message arrives: under load, a message per round, not per
+  // commit.)
+  onRound: () => Atomics.store(wake, 0, 0),
 });
 
 port.on('message', (message: ToThread) => {
   if (message.type === 'changes') {
-    // Cleared before the round is asked for: a commit from now on sends another message.
-    Atomics.store(wake, 0, 0);
     engine.changesCommitted();
   } else {
     void engine.stop(message.timeoutMs).finally(() => {

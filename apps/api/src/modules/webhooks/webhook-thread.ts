@@ -8,7 +8,10 @@ export type ThreadOptions = Omit<WebhookEngineOptions, 'logger' | 'onAttempt'>;
 
 export interface ThreadData {
   options: ThreadOptions;
-  /** 1 while a `changes` message is on its way to the thread: commits meanwhile send none. */
+  /**
+   * 1 from a commit's `changes` message until the thread's next fan-out round starts (which reads
+   * that commit's changes): commits meanwhile send no message.
+   */
   wake: Int32Array;
 }
 
@@ -109,7 +112,7 @@ export class WebhookThread {
     });
   }
 
-  /** Wakes the thread's fan-out; one message at a time, however many commits come meanwhile. */
+  /** Wakes the thread's fan-out: one message per round at most, however many commits come. */
   changesCommitted(): void {
     const worker = this.#worker;
     if (!worker || this.#stopping) return;
