@@ -440,6 +440,10 @@ async function webhookCase(
       );
     const connections = Math.max(...config.connections);
     const roundS = config.durationS / config.rounds;
+    // Twice the rounds of the other cases, as long each: both arms run on one server, so the
+    // host's drift from one round to the next is all that separates them (two rounds each of one
+    // tree gave 0.82× to 0.96× on one afternoon; bench/README.md).
+    const rounds = config.rounds * 2;
     const result = { with: emptyTotals(), without: emptyTotals(), checkinsWith: 0 };
     let drainS = 0;
     /**
@@ -472,7 +476,7 @@ async function webhookCase(
     await drainAndDisable(warm.responses);
     await fetch(`${receiver.baseUrl}/reset`, { method: 'POST' }).then((r) => r.arrayBuffer());
     await sleep(250);
-    for (let round = 0; round < config.rounds; round++) {
+    for (let round = 0; round < rounds; round++) {
       const order =
         round % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
       for (const arm of order) {

@@ -22,6 +22,7 @@ const builds = [
     outputs: [
       'dist/main.js',
       'dist/cli.js',
+      'dist/webhook-thread.js',
       'dist/openapi.json',
       `dist/${REFERENCE_ASSETS_DIR}/${REFERENCE_BUNDLE}`,
     ],
