@@ -25,8 +25,20 @@ export type FromThread =
   | { type: 'stopped' };
 
 export interface WebhookThreadOptions extends ThreadOptions {
-  logger: Logger;
+  logger: Pick<Logger, 'warn' | 'debug' | 'error'>;
   onAttempt?: (outcome: 'succeeded' | 'failed', count: number) => void;
+  /** The thread's code: by default the engine's (webhook-thread-main.ts). */
+  entry?: URL;
+}
+
+/**
+ * The engine's thread, beside this module: the build's dist/webhook-thread.js, or the source run
+ * by tsx (whose loader the thread inherits with the process's flags).
+ */
+function defaultEntry(): URL {
+  return import.meta.url.endsWith('.ts')
+    ? new URL('./webhook-thread-main.ts', import.meta.url)
+    : new URL('./webhook-thread.js', import.meta.url);
 }
 
 /** A thread that stops unasked is started again after this long. */
@@ -52,12 +64,7 @@ export class WebhookThread {
 
   /** Starts the thread; resolves once its queue has started, rejects if it cannot. */
   start(): Promise<void> {
-    const { logger, onAttempt, ...options } = this.#options;
-    // Beside this module: the build's dist/webhook-thread.js, or the source run by tsx (whose
-    // loader the thread inherits with the process's flags).
-    const entry = import.meta.url.endsWith('.ts')
-      ? new URL('./webhook-thread-main.ts', import.meta.url)
-      : new URL('./webhook-thread.js', import.meta.url);
+    const { logger, onAttempt, entry = defaultEntry(), ...options } = this.#options;
     const data: ThreadData = { options, wake: this.#wake };
     const worker = new Worker(entry, { workerData: data, name: 'webhooks' });
     this.#worker = worker;
