@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { WebhookThread, type ThreadOptions } from '../../src/modules/webhooks/webhook-thread';
 import { until } from '../scale/harness';
+import { getTestOrm } from '../setup';
 
 /**
  * A stand-in for the engine's thread, speaking its protocol: it counts its starts and the
@@ -61,5 +62,29 @@ describe('the webhook thread', () => {
     expect(Atomics.load(counts, 1)).toBe(2);
     await thread.stop(1000);
     expect(errors).toHaveLength(1);
+  });
+
+  it('tells the thread its process follows commits, so its idle rounds are spaced out', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-thread-'));
+    const entry = path.join(dir, 'options.mjs');
+    writeFileSync(
+      entry,
+      `import { parentPort, workerData } from 'node:worker_threads';
+       new Int32Array(workerData.options.seen)[0] = workerData.options.followsCommits ? 1 : 2;
+       parentPort.postMessage({ type: 'started' });
+       parentPort.on('message', (m) => m.type === 'stop' && parentPort.postMessage({ type: 'stopped' }));`,
+    );
+    const seen = new Int32Array(new SharedArrayBuffer(4));
+    const logger = { warn: () => undefined, debug: () => undefined, error: () => undefined };
+    const thread = new WebhookThread({
+      ...({ seen: seen.buffer } as unknown as ThreadOptions),
+      entry: pathToFileURL(entry),
+      logger: logger as never,
+    });
+    const orm = await getTestOrm();
+    thread.followCommits(orm.em.fork());
+    await thread.start();
+    expect(seen[0]).toBe(1);
+    await thread.stop(1000);
   });
 });

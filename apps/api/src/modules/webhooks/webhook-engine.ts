@@ -33,11 +33,16 @@ export interface WebhookEngineOptions extends UrlPolicy {
   /**
    * How often the fan-out looks for change records after a round that found none. By default
    * `pollIntervalMs`, or FOLLOWING_IDLE_POLL_MS (at least `pollIntervalMs`) once the engine
-   * follows its process's commits (`followCommits`, a worker inside the API server): those start
+   * follows its process's commits (`followsCommits`, a worker inside the API server): those start
    * a round at once, and the rounds in between find what other processes committed (the operator
    * CLI, another replica whose worker is off).
    */
   idlePollIntervalMs?: number;
+  /**
+   * The process's commits call `changesCommitted` (`followCommits` here, or the delivery thread's
+   * host, webhook-thread.ts).
+   */
+  followsCommits?: boolean;
   /** Each attempt's outcome, for the metrics. */
   onAttempt?: (outcome: 'succeeded' | 'failed') => void;
   /** A round of the fan-out starts: it will read every change committed until now. */
@@ -173,8 +178,8 @@ export class WebhookEngine {
   #woken = false;
   /** The queue has started and the first round is scheduled. */
   #started = false;
-  /** Commits of this process call `changesCommitted` (`followCommits`). */
-  #followingCommits = false;
+  /** Commits of this process call `changesCommitted` (`followsCommits`, `followCommits`). */
+  #followingCommits: boolean;
   #stopping = false;
   /** First attempts to make at once, per endpoint. */
   readonly #direct = new Map<string, DirectLine>();
@@ -186,6 +191,7 @@ export class WebhookEngine {
 
   constructor(options: WebhookEngineOptions) {
     this.#options = options;
+    this.#followingCommits = options.followsCommits ?? false;
   }
 
   get #boss(): PgBoss {

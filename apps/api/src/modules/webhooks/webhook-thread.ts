@@ -48,8 +48,8 @@ const RESTART_DELAY_MS = 1000;
  * The webhook engine in a thread of its own (webhook-thread-main.ts), so that fanning out,
  * signing and sending never hold up the event loop that answers API requests (the benchmark's
  * webhook case, three runs each: 0.86–0.99× of the throughput without webhooks with the engine on
- * that loop, 0.90–1.02× with it here; bench/README.md). Same interface as the engine: `start`, `followCommits`, `changesCommitted`,
- * `stop`. A thread that dies is logged and started again.
+ * that loop, 0.90–1.02× with it here; bench/README.md). Same interface as the engine: `start`,
+ * `followCommits`, `changesCommitted`, `stop`. A thread that dies is logged and started again.
  */
 export class WebhookThread {
   readonly #options: WebhookThreadOptions;
@@ -57,6 +57,8 @@ export class WebhookThread {
   #worker: Worker | undefined;
   #stopping = false;
   #restart: NodeJS.Timeout | undefined;
+  /** `followCommits` was called: the thread's engine spaces out its idle rounds. */
+  #followsCommits = false;
 
   constructor(options: WebhookThreadOptions) {
     this.#options = options;
@@ -65,7 +67,10 @@ export class WebhookThread {
   /** Starts the thread; resolves once its queue has started, rejects if it cannot. */
   start(): Promise<void> {
     const { logger, onAttempt, entry = defaultEntry(), ...options } = this.#options;
-    const data: ThreadData = { options, wake: this.#wake };
+    const data: ThreadData = {
+      options: { ...options, followsCommits: this.#followsCommits || options.followsCommits },
+      wake: this.#wake,
+    };
     const worker = new Worker(entry, { workerData: data, name: 'webhooks' });
     this.#worker = worker;
     Atomics.store(this.#wake, 0, 0);
@@ -112,8 +117,12 @@ export class WebhookThread {
     });
   }
 
-  /** Calls `changesCommitted` whenever a transaction of this entity manager's ORM commits. */
+  /**
+   * Calls `changesCommitted` whenever a transaction of this entity manager's ORM commits. Before
+   * `start`: the thread learns it when it starts.
+   */
   followCommits(em: EntityManager): void {
+    this.#followsCommits = true;
     em.getEventManager().registerSubscriber({
       afterTransactionCommit: () => this.changesCommitted(),
     });
