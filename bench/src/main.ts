@@ -442,7 +442,7 @@ async function webhookCase(
     const roundS = config.durationS / config.rounds;
     // Twice the rounds of the other cases, as long each: both arms run on one server, so the
     // host's drift from one round to the next is all that separates them (two rounds each of one
-    // tree gave 0.82× to 0.96× on one afternoon; bench/README.md).
+    // tree gave 0.82× to 0.96× in one session; bench/README.md).
     const rounds = config.rounds * 2;
     const result = { with: emptyTotals(), without: emptyTotals(), checkinsWith: 0 };
     let drainS = 0;

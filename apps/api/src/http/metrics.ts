@@ -104,7 +104,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       rateLimited.inc({ class: kind });
     },
     webhookAttempt(outcome, count = 1) {
-      if (count > 0) webhookAttempts.inc({ outcome }, count);
+      webhookAttempts.inc({ outcome }, count);
     },
     scanned(outcome) {
       if (outcome.admitted) admitted.inc({ direction: outcome.direction });

@@ -1,5 +1,4 @@
-import type * as UndiciModule from 'undici';
-import type { Agent } from 'undici';
+import type * as Undici from 'undici';
 import { checkUrlShape, guardedLookup, type UrlPolicy } from './url-guard';
 
 /** At most this much of a receiver's answer is kept with the attempt. */
@@ -21,17 +20,18 @@ export interface DeliveryOptions extends UrlPolicy {
 /** Connections to one receiver kept open between deliveries (a busy endpoint gets many). */
 const CONNECTIONS_PER_ORIGIN = 16;
 
-type Undici = typeof UndiciModule;
-let undici: Promise<Undici> | undefined;
+let undici: Promise<typeof Undici> | undefined;
 /** One connection pool per address policy: its `lookup` refuses what the policy refuses. */
-const agents = new Map<boolean, Agent>();
+const agents = new Map<boolean, Undici.Agent>();
 
 /**
  * The HTTP client: undici, loaded on the first delivery (nothing of it is read at start-up). A
  * delivery with it costs about half the CPU of one with `node:http`, in the sender and in the
  * receiver alike (bench/README.md).
  */
-async function agentFor(policy: UrlPolicy): Promise<{ agent: Agent; request: Undici['request'] }> {
+async function agentFor(
+  policy: UrlPolicy,
+): Promise<{ agent: Undici.Agent; request: typeof Undici.request }> {
   const { Agent, request } = await (undici ??= import('undici'));
   let agent = agents.get(policy.allowPrivate);
   if (!agent) {
