@@ -1,4 +1,4 @@
-import { TransactionEventBroadcaster } from '@mikro-orm/core';
+import { EventType, TransactionEventBroadcaster } from '@mikro-orm/core';
 import {
   LockMode,
   type EntityManager,
@@ -9,6 +9,7 @@ import type { TenantContext } from '../core/context';
 import { notFound, serviceUnavailable } from '../core/errors';
 import { looksLikeId, type IdKind } from '../core/ids';
 import { isoTime } from '../core/iso-time';
+import { pgPool, PoolTransaction } from './sql';
 
 /**
  * The longest a write transaction may run. Rows are stamped (`updated_at`) while the transaction
@@ -21,38 +22,66 @@ export const MAX_WRITE_TRANSACTION_MS = 30_000;
 /**
  * Runs `work` in a new transaction that commits only within MAX_WRITE_TRANSACTION_MS.
  *
- * The transaction's entity manager is a fork holding the transaction, flushed before the commit,
- * as `em.transactional` does, and the ORM's transaction events are sent (the webhook engine hears
- * of commits by them). What `em.transactional` does besides, this path does not need, and it cost
- * more per write than the write's own statements (bench/README.md): a copy of the event manager
- * per transaction, an async-context scope, transaction propagation, and merging the fork's entities
- * back into the request's entity manager. Nothing reads a transaction's entities through the
- * request's entity manager afterwards: services return what they wrote.
+ * The transaction is a connection taken from the ORM's `pg` pool for its length (`BEGIN` …
+ * `COMMIT`), held by a fork of the entity manager as its transaction context (`PoolTransaction`):
+ * the ORM's statements and `run`'s plain SQL go to that connection, the fork is flushed before the
+ * commit (when it holds entities), and after it the ORM's `afterTransactionCommit` event is sent
+ * (the webhook engine hears of commits by it; nothing here listens to the ORM's other transaction
+ * events). What
+ * `em.transactional` does besides, this path does not need, and it cost more per write than the
+ * write's own statements (bench/README.md): its query builder's transaction machinery around every
+ * statement, a copy of the event manager per transaction, an async-context scope, transaction
+ * propagation, and merging the fork's entities back into the request's entity manager. Nothing
+ * reads a transaction's entities through the request's entity manager afterwards: services return
+ * what they wrote.
  */
 export async function boundedTransaction<T>(
   em: EntityManager,
   work: (tx: EntityManager) => Promise<T>,
 ): Promise<T> {
   const started = performance.now();
+  const client = await (await pgPool(em)).connect();
   // As `em.transactional`: the fork starts with what the caller's entity manager already holds.
   const tx = em.fork({ clear: false });
-  const connection = tx.getConnection();
-  const events = new TransactionEventBroadcaster(tx);
-  const transaction = await connection.begin({ eventBroadcaster: events });
-  tx.setTransactionContext(transaction);
+  const transaction = new PoolTransaction(client);
+  let result: { value: T };
   try {
-    const result = await work(tx);
-    await tx.flush();
+    await client.query('BEGIN');
+    tx.setTransactionContext(transaction);
+    result = { value: await work(tx) };
+    if (holdsEntities(tx)) await tx.flush();
     if (performance.now() - started > MAX_WRITE_TRANSACTION_MS) throw serviceUnavailable();
-    await connection.commit(transaction, events);
-    return result;
+    // PostgreSQL answers COMMIT with ROLLBACK when a statement of the transaction failed.
+    const { command } = await client.query('COMMIT');
+    if (command !== 'COMMIT') throw new Error(`transaction ended in ${command}, not COMMIT`);
   } catch (error) {
-    // A failing rollback (the connection is gone) must not hide why the transaction failed.
-    await connection.rollback(transaction, events).catch(() => undefined);
+    // A failing rollback (the connection is gone) must not hide why the transaction failed. A
+    // connection that failed goes back to the pool only to be closed (pg-pool checks).
+    await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
     tx.resetTransactionContext();
+    client.release();
   }
+  await new TransactionEventBroadcaster(tx).dispatchEvent(
+    EventType.afterTransactionCommit,
+    transaction as never,
+  );
+  return result.value;
+}
+
+/**
+ * Whether a flush could write anything: entities loaded, created or removed. The busiest writes
+ * (a check-in) are plain statements, and an empty flush still costs three ORM events and an async
+ * context of its own.
+ */
+function holdsEntities(em: EntityManager): boolean {
+  const work = em.getUnitOfWork(false);
+  return (
+    work.getPersistStack().size > 0 ||
+    work.getRemoveStack().size > 0 ||
+    work.getIdentityMap().values().length > 0
+  );
 }
 
 /**

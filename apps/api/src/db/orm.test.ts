@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { entities } from '../modules/entities';
+import { boundedTransaction } from './context';
 import { createOrm, QUERY_TIMEOUT_MESSAGE, type Orm } from './orm';
+import { run } from './sql';
 
 const BOUND_MS = 400;
 
@@ -9,11 +11,9 @@ const BOUND_MS = 400;
  * under the bound) lifted: only this process's bound can stop them.
  */
 const sleepInTransaction = (orm: Orm, sleepsMs: number[]) =>
-  orm.em.fork().transactional(async (tx) => {
-    const run = (sql: string) =>
-      tx.getConnection().execute(sql, [], 'all', tx.getTransactionContext());
-    await run('set local statement_timeout = 0');
-    for (const ms of sleepsMs) await run(`select pg_sleep(${ms / 1000})`);
+  boundedTransaction(orm.em.fork(), async (tx) => {
+    await run(tx, { text: 'set local statement_timeout = 0', params: [] });
+    for (const ms of sleepsMs) await run(tx, { text: 'select pg_sleep(?)', params: [ms / 1000] });
   });
 
 describe('the bound on each statement', () => {

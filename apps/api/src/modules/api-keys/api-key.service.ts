@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SCOPES, type Scope } from '@boxoffice/contract';
 import { AppError, badRequest, notFound } from '../../core/errors';
 import { randomBase62 } from '../../core/ids';
-import { iso, isoOrNull } from '../../db/context';
+import { boundedTransaction, iso, isoOrNull } from '../../db/context';
 import { run } from '../../db/sql';
 import type { Plan } from '../organisations/organisation.entity';
 import { lockOrganisation } from '../organisations/organisation.service';
@@ -65,7 +65,7 @@ export async function generateKey(
   const scopes = parseScopes(input.scopes);
   const name = (input.name ?? '').trim() || 'API key';
   if (name.length > 100) throw badRequest('name must be at most 100 characters');
-  return em.transactional(async (tx) => {
+  return boundedTransaction(em, async (tx) => {
     const org = await lockOrganisation(tx, input.organisationId);
     const active = await tx.count(ApiKey, { organisationId: org.id, revokedAt: null });
     if (active >= MAX_ACTIVE_KEYS) {
