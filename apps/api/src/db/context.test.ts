@@ -63,8 +63,9 @@ describe('boundedTransaction', () => {
 
   it('writes the entities it holds at the end, unflushed, in the same transaction', async () => {
     const name = `tx-flush-${randomUUID()}`;
-    await boundedTransaction(orm.em.fork(), async (tx) => {
+    await boundedTransaction(orm.em.fork(), (tx) => {
       tx.create(Organisation, { name, plan: 'free', planChangedAt: null });
+      return Promise.resolve();
     });
     expect(await organisationsNamed(name)).toBe(1);
   });

@@ -65,7 +65,7 @@ export async function boundedTransaction<T>(
   }
   await new TransactionEventBroadcaster(tx).dispatchEvent(
     EventType.afterTransactionCommit,
-    transaction as never,
+    transaction,
   );
   return result.value;
 }

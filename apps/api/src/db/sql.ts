@@ -122,7 +122,7 @@ export async function run<R = Record<string, unknown>>(
   const transaction = em.getTransactionContext<PoolTransaction | Transaction<unknown>>();
   if (!transaction) return query<R>(em, text, statement.params);
   if (transaction instanceof PoolTransaction) {
-    return (await transaction.client.query(text, statement.params as unknown[])).rows as R[];
+    return (await transaction.client.query(text, statement.params)).rows as R[];
   }
   const result = await transaction.executeQuery<R>(CompiledQuery.raw(text, statement.params));
   return result.rows;
