@@ -64,9 +64,9 @@ export class PoolTransaction {
 
 /**
  * Runs one statement whose placeholders are already PostgreSQL's (`$1`, `$2`, …) straight on the
- * ORM's `pg` pool, on whichever connection is free. Never inside a transaction. Services call
- * `run`, which comes here outside one; only the list reads (db/pages.ts) call it directly: they
- * number their own placeholders and run a page and its count side by side, on two connections.
+ * ORM's `pg` pool, on whichever connection is free, unprepared. Never inside a transaction. The
+ * list reads (db/pages.ts) call it: they number their own placeholders, write the page's bounds
+ * into the text, and run a page and its count side by side, on two connections.
  */
 export async function query<R>(
   em: EntityManager,
@@ -105,14 +105,39 @@ export function numbered(statement: Statement): string {
   return count === 0 ? text : out + text.slice(from);
 }
 
+/** At most this many statement texts get a name (distinct texts are few: see `statementName`). */
+const MAX_NAMED_STATEMENTS = 500;
+const statementNames = new Map<string, string>();
+
+/**
+ * The name under which `run` prepares a statement text. PostgreSQL parses a named statement once
+ * per connection and keeps it, and after a few executions keeps a plan for it as well; an unnamed
+ * statement is parsed and planned at every execution, which cost the database about a third of
+ * its CPU per check-in (the key lookup alone spent longer being planned than run; see
+ * bench/README.md). The services' statement texts are fixed but for a few variants (a number of
+ * rows, a column to match on), so the names stay few; should a caller build unbounded texts, those
+ * past the cap run unnamed. No statement here selects `*`: a column added by a migration while
+ * a server runs does not change what a prepared statement returns.
+ */
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `boxoffice_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /**
  * Runs a plain-SQL statement: in the transaction of `em` (on its connection) when it has one,
- * whether `boundedTransaction` began it or the ORM (`em.transactional`), otherwise straight on the ORM's `pg` pool (the same connections, pool size and timeouts, on
- * whichever connection is free). The values go as parameters. The rows come back as `em.execute`
- * returns them (the same type parsers), without the ORM's pipeline around the statement: it
- * writes every value into the SQL text and copies the result into another array, which cost the
- * hot paths (a key lookup per request, the statements of a check-in) more than the database took
- * to run them (bench/README.md). Errors are `pg`'s own, with PostgreSQL's SQLSTATE `code`.
+ * whether `boundedTransaction` began it or the ORM (`em.transactional`), otherwise straight on
+ * the ORM's `pg` pool (the same connections, pool size and timeouts, on whichever connection is
+ * free). The values go as parameters, the statement as a prepared one (`statementName`). The rows
+ * come back as `em.execute` returns them (the same type parsers), without the ORM's pipeline
+ * around the statement: it writes every value into the SQL text and copies the result into
+ * another array, which cost the hot paths (a key lookup per request, the statements of a
+ * check-in) more than the database took to run them (bench/README.md). Errors are `pg`'s own,
+ * with PostgreSQL's SQLSTATE `code`.
  */
 export async function run<R = Record<string, unknown>>(
   em: EntityManager,
@@ -120,10 +145,14 @@ export async function run<R = Record<string, unknown>>(
 ): Promise<R[]> {
   const text = numbered(statement);
   const transaction = em.getTransactionContext<PoolTransaction | Transaction<unknown>>();
-  if (!transaction) return query<R>(em, text, statement.params);
-  if (transaction instanceof PoolTransaction) {
-    return (await transaction.client.query(text, statement.params)).rows as R[];
+  // The ORM's own transactions take their statements as text only.
+  if (transaction && !(transaction instanceof PoolTransaction)) {
+    const result = await transaction.executeQuery<R>(CompiledQuery.raw(text, statement.params));
+    return result.rows;
   }
-  const result = await transaction.executeQuery<R>(CompiledQuery.raw(text, statement.params));
-  return result.rows;
+  const prepared = { name: statementName(text), text, values: statement.params };
+  const result = transaction
+    ? await transaction.client.query(prepared)
+    : await (await pgPool(em)).query(prepared);
+  return result.rows as R[];
 }
