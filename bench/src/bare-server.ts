@@ -30,9 +30,8 @@ const pool = new pg.Pool({
 });
 
 /**
- * As the API runs its services' statements: prepared, one name per statement text (PostgreSQL
- * parses and plans a named statement once per connection). The list's page and count are not, in
- * either server.
+ * As the API runs its statements: prepared, one name per statement text (PostgreSQL parses and
+ * plans a named statement once per connection).
  */
 const names = new Map<string, string>();
 const prepared = (text: string, values: unknown[]) => {
@@ -231,14 +230,17 @@ async function listEvents(req: IncomingMessage, res: ServerResponse, search: str
   const page = integerParam(query, 'page', Number.MAX_SAFE_INTEGER, 1);
   const [found, count] = await Promise.all([
     pool.query<EventRow & { sort_key: unknown[] }>(
-      `select *, json_build_array(created_at, id) as sort_key from events
-        where organisation_id = $1
-        order by created_at asc, id asc limit $2 offset $3`,
-      [auth.organisationId, limit + 1, (page - 1) * limit],
+      prepared(
+        `select *, json_build_array(created_at, id) as sort_key from events
+          where organisation_id = $1
+          order by created_at asc, id asc limit $2 offset $3`,
+        [auth.organisationId, limit + 1, (page - 1) * limit],
+      ),
     ),
     pool.query<{ count: string }>(
-      'select count(*) as count from events where organisation_id = $1',
-      [auth.organisationId],
+      prepared('select count(*) as count from events where organisation_id = $1', [
+        auth.organisationId,
+      ]),
     ),
   ]);
   const total = Number(count.rows[0]?.count ?? 0);

@@ -88,8 +88,9 @@ function columnOf(meta: EntityMetadata, property: string): string {
  * the properties of `order` (the last of them unique). A page reads one row more than it returns,
  * to know whether another follows.
  *
- * The statements are written here and run on the ORM's pool (`db/sql`), not built by the ORM's
- * query builder: a list is the most frequent request, and building and running its query through
+ * The statements are written here and run on the ORM's pool (`db/sql`, prepared: their texts
+ * depend on the filters used, not on their values or the page), not built by the ORM's query
+ * builder: a list is the most frequent request, and building and running its query through
  * the ORM cost more than the rest of the request (see bench/README.md). The rows are plain objects
  * of the entity's type, not managed entities: a list only serialises them. Never inside a
  * transaction (the statements run on whichever pooled connection is free).
@@ -122,9 +123,10 @@ export async function findPage<T extends Sortable>(
     const after = request.after.map((value) => `$${pageParams.push(value)}`);
     pageSql += ` and (${sortColumns}) > (${after.join(', ')})`;
   }
+  // The bounds are parameters too: one text per kind of list, prepared once (db/sql.ts).
   pageSql += ` order by ${sortColumnList.map((column) => `${column} asc`).join(', ')}
-               limit ${request.limit + 1}`;
-  if (!request.after) pageSql += ` offset ${(request.page - 1) * request.limit}`;
+               limit $${pageParams.push(request.limit + 1)}`;
+  if (!request.after) pageSql += ` offset $${pageParams.push((request.page - 1) * request.limit)}`;
   const read = query<Record<string, unknown>>(em, pageSql, pageParams).then((rows) =>
     rows.map((row) => fromRow(em, entity, row) as T & { [SORT_KEY]: SortValue[] }),
   );

@@ -65,9 +65,9 @@ export class PoolTransaction {
 
 /**
  * Runs one statement whose placeholders are already PostgreSQL's (`$1`, `$2`, …) straight on the
- * ORM's `pg` pool, on whichever connection is free, unprepared. Never inside a transaction. The
- * list reads (db/pages.ts) call it: they number their own placeholders, write the page's bounds
- * into the text, and run a page and its count side by side, on two connections.
+ * ORM's `pg` pool, on whichever connection is free, prepared (`statementName`). Never inside a
+ * transaction. The list reads (db/pages.ts) call it: they number their own placeholders and run a
+ * page and its count side by side, on two connections.
  */
 export async function query<R>(
   em: EntityManager,
@@ -75,7 +75,8 @@ export async function query<R>(
   params: readonly unknown[],
 ): Promise<R[]> {
   if (em.isInTransaction()) throw new Error('db/sql query() runs outside transactions');
-  const result = await (await pgPool(em)).query(text, params as unknown[]);
+  const pool = await pgPool(em);
+  const result = await pool.query({ name: statementName(text), text, values: [...params] });
   return result.rows as R[];
 }
 
@@ -111,14 +112,15 @@ const MAX_NAMED_STATEMENTS = 500;
 const statementNames = new Map<string, string>();
 
 /**
- * The name under which `run` prepares a statement text. PostgreSQL parses a named statement once
- * per connection and keeps it, and after a few executions keeps a plan for it as well; an unnamed
- * statement is parsed and planned at every execution, which cost the database about a third of
- * its CPU per check-in (the key lookup alone spent longer being planned than run; see
- * bench/README.md). The services' statement texts are fixed but for a few variants (a number of
- * rows, a column to match on), so the names stay few; should a caller build unbounded texts, those
- * past the cap run unnamed. No statement here selects `*`: a column added by a migration while
- * a server runs does not change what a prepared statement returns.
+ * The name under which `run` and `query` prepare a statement text. PostgreSQL parses a named
+ * statement once per connection and keeps it, and after a few executions keeps a plan for it as
+ * well; an unnamed statement is parsed and planned at every execution, which cost the database
+ * about a third of its CPU per check-in (the key lookup alone spent longer being planned than
+ * run; see bench/README.md). The services' statement texts are fixed but for a few variants (a
+ * number of rows, a column to match on), and the list reads' depend on the filters used, not on
+ * their values or the page (the bounds are values too), so the names stay few; should a caller
+ * build unbounded texts, those past the cap run unnamed. No statement here selects `*`: a column
+ * added by a migration while a server runs does not change what a prepared statement returns.
  */
 function statementName(text: string): string | undefined {
   let name = statementNames.get(text);
@@ -151,9 +153,7 @@ export async function run<R = Record<string, unknown>>(
     const result = await transaction.executeQuery<R>(CompiledQuery.raw(text, statement.params));
     return result.rows;
   }
+  if (!transaction) return query<R>(em, text, statement.params);
   const prepared = { name: statementName(text), text, values: statement.params };
-  const result = transaction
-    ? await transaction.client.query(prepared)
-    : await (await pgPool(em)).query(prepared);
-  return result.rows as R[];
+  return (await transaction.client.query(prepared)).rows as R[];
 }
