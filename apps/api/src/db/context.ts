@@ -27,13 +27,12 @@ export const MAX_WRITE_TRANSACTION_MS = 30_000;
  * the ORM's statements and `run`'s plain SQL go to that connection, the fork is flushed before the
  * commit (when it holds entities), and after it the ORM's `afterTransactionCommit` event is sent
  * (the webhook engine hears of commits by it; nothing here listens to the ORM's other transaction
- * events). What
- * `em.transactional` does besides, this path does not need, and it cost more per write than the
- * write's own statements (bench/README.md): its query builder's transaction machinery around every
- * statement, a copy of the event manager per transaction, an async-context scope, transaction
- * propagation, and merging the fork's entities back into the request's entity manager. Nothing
- * reads a transaction's entities through the request's entity manager afterwards: services return
- * what they wrote.
+ * events). What `em.transactional` does besides, this path does not need, and it cost more per
+ * write than the write's own statements (bench/README.md): its query builder's transaction
+ * machinery around every statement, a copy of the event manager per transaction, an async-context
+ * scope, transaction propagation, and merging the fork's entities back into the request's entity
+ * manager. Nothing reads a transaction's entities through the request's entity manager afterwards:
+ * services return what they wrote.
  */
 export async function boundedTransaction<T>(
   em: EntityManager,

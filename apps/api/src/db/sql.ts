@@ -76,7 +76,7 @@ export async function query<R>(
 ): Promise<R[]> {
   if (em.isInTransaction()) throw new Error('db/sql query() runs outside transactions');
   const pool = await pgPool(em);
-  const result = await pool.query({ name: statementName(text), text, values: [...params] });
+  const result = await pool.query(prepared(text, params));
   return result.rows as R[];
 }
 
@@ -131,6 +131,13 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+/** A statement for `pg`, named (prepared) unless past the cap. */
+const prepared = (text: string, values: readonly unknown[]) => ({
+  name: statementName(text),
+  text,
+  values: values as unknown[],
+});
+
 /**
  * Runs a plain-SQL statement: in the transaction of `em` (on its connection) when it has one,
  * whether `boundedTransaction` began it or the ORM (`em.transactional`), otherwise straight on
@@ -148,12 +155,11 @@ export async function run<R = Record<string, unknown>>(
 ): Promise<R[]> {
   const text = numbered(statement);
   const transaction = em.getTransactionContext<PoolTransaction | Transaction<unknown>>();
-  // The ORM's own transactions take their statements as text only.
-  if (transaction && !(transaction instanceof PoolTransaction)) {
-    const result = await transaction.executeQuery<R>(CompiledQuery.raw(text, statement.params));
-    return result.rows;
-  }
   if (!transaction) return query<R>(em, text, statement.params);
-  const prepared = { name: statementName(text), text, values: statement.params };
-  return (await transaction.client.query(prepared)).rows as R[];
+  if (transaction instanceof PoolTransaction) {
+    return (await transaction.client.query(prepared(text, statement.params))).rows as R[];
+  }
+  // The ORM's own transactions (`em.transactional`) take their statements as text only.
+  const result = await transaction.executeQuery<R>(CompiledQuery.raw(text, statement.params));
+  return result.rows;
 }
