@@ -65,27 +65,38 @@ export class PoolTransaction {
 
 /**
  * Runs one statement whose placeholders are already PostgreSQL's (`$1`, `$2`, …) straight on the
- * ORM's `pg` pool, on whichever connection is free, prepared (`statementName`). Never inside a
+ * ORM's `pg` pool, on whichever connection is free, prepared (`preparedFrom`). Never inside a
  * transaction. The list reads (db/pages.ts) call it: they number their own placeholders and run a
  * page and its count side by side, on two connections.
  */
-export async function query<R>(
+export function query<R>(
   em: EntityManager,
   text: string,
   params: readonly unknown[],
 ): Promise<R[]> {
+  return onPool<R>(em, preparedFrom(text, true), params);
+}
+
+async function onPool<R>(
+  em: EntityManager,
+  prepared: Prepared,
+  params: readonly unknown[],
+): Promise<R[]> {
   if (em.isInTransaction()) throw new Error('db/sql query() runs outside transactions');
   const pool = await pgPool(em);
-  const result = await pool.query(prepared(text, params));
+  const result = await pool.query(config(prepared, params));
   return result.rows as R[];
 }
 
-/**
- * The statement's `?` placeholders numbered as PostgreSQL's `$1`, `$2`, … A `?` inside a quoted
- * literal or identifier is left alone. Throws when the placeholders and the values disagree.
- */
-export function numbered(statement: Statement): string {
-  const { text } = statement;
+/** A statement text as `pg` gets it: placeholders numbered, and its name when prepared. */
+interface Prepared {
+  text: string;
+  placeholders: number;
+  name: string | undefined;
+}
+
+/** `text` with its `?` placeholders numbered as PostgreSQL's, and how many there were. */
+function numberPlaceholders(text: string): { text: string; placeholders: number } {
   let out = '';
   let count = 0;
   let from = 0;
@@ -101,40 +112,61 @@ export function numbered(statement: Statement): string {
       from = i + 1;
     }
   }
-  if (count !== statement.params.length) {
-    throw new Error(`statement has ${count} placeholders for ${statement.params.length} values`);
-  }
-  return count === 0 ? text : out + text.slice(from);
+  return { text: count === 0 ? text : out + text.slice(from), placeholders: count };
 }
 
-/** At most this many statement texts get a name (distinct texts are few: see `statementName`). */
-const MAX_NAMED_STATEMENTS = 500;
-const statementNames = new Map<string, string>();
+function checkValues(prepared: { placeholders: number }, values: readonly unknown[]): void {
+  if (prepared.placeholders !== values.length) {
+    throw new Error(`statement has ${prepared.placeholders} placeholders for ${values.length} values`);
+  }
+}
 
 /**
- * The name under which `run` and `query` prepare a statement text. PostgreSQL parses a named
- * statement once per connection and keeps it, and after a few executions keeps a plan for it as
- * well; an unnamed statement is parsed and planned at every execution, which cost the database
- * about a third of its CPU per check-in (the key lookup alone spent longer being planned than
- * run; see bench/README.md). The services' statement texts are fixed but for a few variants (a
- * number of rows, a column to match on), and the list reads' depend on the filters used, not on
- * their values or the page (the bounds are values too), so the names stay few; should a caller
- * build unbounded texts, those past the cap run unnamed. No statement here selects `*`: a column
- * added by a migration while a server runs does not change what a prepared statement returns.
+ * The statement's `?` placeholders numbered as PostgreSQL's `$1`, `$2`, … A `?` inside a quoted
+ * literal or identifier is left alone. Throws when the placeholders and the values disagree.
  */
-function statementName(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
-    name = `boxoffice_${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  return name;
+export function numbered(statement: Statement): string {
+  const result = numberPlaceholders(statement.text);
+  checkValues(result, statement.params);
+  return result.text;
 }
 
-/** A statement for `pg`, named (prepared) unless past the cap. */
-const prepared = (text: string, values: readonly unknown[]) => ({
-  name: statementName(text),
-  text,
+/** At most this many statement texts get a name (distinct texts are few: see `preparedFrom`). */
+const MAX_NAMED_STATEMENTS = 500;
+/** How `pg` gets each text `run` was given (with `?` placeholders) and each `query` was given. */
+const runTexts = new Map<string, Prepared>();
+const queryTexts = new Map<string, Prepared>();
+let named = 0;
+
+/**
+ * A statement text as `pg` gets it, worked out once per text: numbered (for `run`'s texts) and
+ * named. PostgreSQL parses a named statement once per connection and keeps it, and after a
+ * few executions keeps a plan for it as well; an unnamed statement is parsed and planned at every
+ * execution, which cost the database about a third of its CPU per check-in (the key lookup alone
+ * spent longer being planned than run; see bench/README.md). The services' statement texts are
+ * fixed but for a few variants (a number of rows, a column to match on), and the list reads'
+ * depend on the filters used, not on their values or the page (the bounds are values too), so the
+ * names stay few; should a caller build unbounded texts, those past the cap are numbered at every
+ * run and go unnamed. No statement here selects `*`: a column added by a migration while a server
+ * runs does not change what a prepared statement returns.
+ */
+function preparedFrom(source: string, numberedAlready: boolean): Prepared {
+  const known = numberedAlready ? queryTexts : runTexts;
+  const found = known.get(source);
+  if (found) return found;
+  const { text, placeholders } = numberedAlready
+    ? { text: source, placeholders: -1 } // not counted: `query` is given numbered texts
+    : numberPlaceholders(source);
+  if (named >= MAX_NAMED_STATEMENTS) return { text, placeholders, name: undefined };
+  const prepared = { text, placeholders, name: `boxoffice_${++named}` };
+  known.set(source, prepared);
+  return prepared;
+}
+
+/** The query config for `pg`: the statement prepared under its name unless past the cap. */
+const config = (prepared: Prepared, values: readonly unknown[]) => ({
+  name: prepared.name,
+  text: prepared.text,
   values: values as unknown[],
 });
 
@@ -142,7 +174,7 @@ const prepared = (text: string, values: readonly unknown[]) => ({
  * Runs a plain-SQL statement: in the transaction of `em` (on its connection) when it has one,
  * whether `boundedTransaction` began it or the ORM (`em.transactional`), otherwise straight on
  * the ORM's `pg` pool (the same connections, pool size and timeouts, on whichever connection is
- * free). The values go as parameters, the statement as a prepared one (`statementName`). The rows
+ * free). The values go as parameters, the statement as a prepared one (`preparedFrom`). The rows
  * come back as `em.execute` returns them (the same type parsers), without the ORM's pipeline
  * around the statement: it writes every value into the SQL text and copies the result into
  * another array, which cost the hot paths (a key lookup per request, the statements of a
@@ -153,13 +185,16 @@ export async function run<R = Record<string, unknown>>(
   em: EntityManager,
   statement: Statement,
 ): Promise<R[]> {
-  const text = numbered(statement);
+  const prepared = preparedFrom(statement.text, false);
+  checkValues(prepared, statement.params);
   const transaction = em.getTransactionContext<PoolTransaction | Transaction<unknown>>();
-  if (!transaction) return query<R>(em, text, statement.params);
+  if (!transaction) return onPool<R>(em, prepared, statement.params);
   if (transaction instanceof PoolTransaction) {
-    return (await transaction.client.query(prepared(text, statement.params))).rows as R[];
+    return (await transaction.client.query(config(prepared, statement.params))).rows as R[];
   }
   // The ORM's own transactions (`em.transactional`) take their statements as text only.
-  const result = await transaction.executeQuery<R>(CompiledQuery.raw(text, statement.params));
+  const result = await transaction.executeQuery<R>(
+    CompiledQuery.raw(prepared.text, statement.params),
+  );
   return result.rows;
 }
