@@ -117,7 +117,9 @@ function numberPlaceholders(text: string): { text: string; placeholders: number 
 
 function checkValues(prepared: { placeholders: number }, values: readonly unknown[]): void {
   if (prepared.placeholders !== values.length) {
-    throw new Error(`statement has ${prepared.placeholders} placeholders for ${values.length} values`);
+    throw new Error(
+      `statement has ${prepared.placeholders} placeholders for ${values.length} values`,
+    );
   }
 }
 
