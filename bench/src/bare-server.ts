@@ -14,6 +14,7 @@ import {
   createHash,
   createHmac,
   createSecretKey,
+  hash,
   type KeyObject,
   randomBytes,
   timingSafeEqual,
@@ -100,7 +101,7 @@ const invalidKey = () =>
 async function authenticate(req: IncomingMessage, scope: string): Promise<Auth> {
   const raw = BEARER.exec(req.headers.authorization ?? '')?.[1];
   if (!raw || !KEY_PATTERN.test(raw)) throw invalidKey();
-  const hash = createHash('sha256').update(raw).digest('hex');
+  const keyHash = hash('sha256', raw, 'hex');
   const { rows } = await pool.query<KeyRow>(
     prepared(
       `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
@@ -108,12 +109,12 @@ async function authenticate(req: IncomingMessage, scope: string): Promise<Auth> 
             (k.last_used_at is null or k.last_used_at < now() - interval '60 seconds') as stale
        from api_keys k join organisations o on o.id = k.organisation_id
       where k.key_hash = $1`,
-      [hash],
+      [keyHash],
     ),
   );
   const row = rows[0];
   if (!row || row.revoked) throw invalidKey();
-  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
+  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(keyHash, 'hex'))) {
     throw invalidKey();
   }
   if (row.stale) {

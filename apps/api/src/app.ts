@@ -18,6 +18,7 @@ import { requestDeadline } from './http/deadline';
 import { requestId } from './http/request-id';
 import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { homePage } from './http/home-page';
+import { RequestEntityManagers } from './http/locals';
 import { RoutePatterns, routeLabel } from './http/routes';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
@@ -154,7 +155,7 @@ export function createApp(deps: AppDeps): express.Express {
   const api = express.Router();
   api.use(deadline);
   api.use((_req, res, next) => {
-    res.locals.em = orm.em.fork();
+    res.locals.entityManagers = new RequestEntityManagers(orm.em);
     next();
   });
   createExpressEndpoints(contract, publicRouter(metrics.scanned, webhookUrls), api, {
@@ -176,7 +177,7 @@ export function createApp(deps: AppDeps): express.Express {
   const dashboardApi = express.Router();
   dashboardApi.use(deadline);
   dashboardApi.use((_req, res, next) => {
-    res.locals.em = orm.em.fork();
+    res.locals.entityManagers = new RequestEntityManagers(orm.em);
     next();
   });
   createExpressEndpoints(

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SCOPES, type Scope } from '@boxoffice/contract';
 import { AppError, badRequest, notFound } from '../../core/errors';
@@ -42,7 +42,7 @@ export const toApiKeyView = (key: ApiKey): ApiKeyView => ({
   revoked_at: isoOrNull(key.revokedAt),
 });
 
-export const hashKey = (raw: string): string => createHash('sha256').update(raw).digest('hex');
+export const hashKey = (raw: string): string => hash('sha256', raw, 'hex');
 
 export function parseScopes(input: readonly string[]): Scope[] {
   const scopes = [...new Set(input.map((scope) => scope.trim()).filter(Boolean))];
@@ -142,20 +142,20 @@ export async function authenticateKey(
   raw: string,
 ): Promise<AuthenticatedKey | null> {
   if (!KEY_PATTERN.test(raw)) return null;
-  const hash = hashKey(raw);
+  const keyHash = hashKey(raw);
   const rows = await run<KeyRow>(em, {
     text: `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
                   k.revoked_at is not null as revoked,
                   (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
              from api_keys k join organisations o on o.id = k.organisation_id
             where k.key_hash = ?`,
-    params: [hash],
+    params: [keyHash],
   });
   const row = rows[0];
   if (!row || row.revoked) return null;
   // The index lookup already matched; the constant-time comparison keeps the final check free of
   // timing differences should the lookup ever become a prefix or range scan.
-  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(keyHash, 'hex'))) return null;
   if (row.stale) void touchKey(em, row.id);
   return {
     apiKeyId: row.id,
