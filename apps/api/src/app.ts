@@ -164,7 +164,7 @@ export function createApp(deps: AppDeps): express.Express {
     responseValidation: false,
     globalMiddleware: [
       apiAccess(rateLimits, attemptLimits.apiAuthFailures, metrics.rateLimited),
-      ...jsonBody(deps.bodyLimitBytes),
+      jsonBody(deps.bodyLimitBytes),
       idempotencyKey,
     ],
     requestValidationErrorHandler: (error, _req, _res, next) => next(error),
@@ -192,7 +192,7 @@ export function createApp(deps: AppDeps): express.Express {
       logInitialization: false,
       jsonQuery: false,
       responseValidation: false,
-      globalMiddleware: [...jsonBody(deps.bodyLimitBytes), dashboardSession],
+      globalMiddleware: [jsonBody(deps.bodyLimitBytes), dashboardSession],
       requestValidationErrorHandler: (error, _req, _res, next) => next(error),
     },
   );

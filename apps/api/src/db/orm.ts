@@ -53,10 +53,11 @@ function guardPool(pool: Pool, queryTimeoutMs: number | undefined): void {
     if (queryTimeoutMs !== undefined) {
       const guarded = client as unknown as GuardedClient;
       guarded[BUSY_SINCE] = 0;
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as { query: unknown }).query = (...args: unknown[]) => {
+      const query = client.query.bind(client) as (a: unknown, b: unknown, c: unknown) => unknown;
+      // `pg`'s query takes three arguments at most (a statement, its values, a callback).
+      (client as { query: unknown }).query = (a: unknown, b: unknown, c: unknown) => {
         guarded[BUSY_SINCE] = performance.now();
-        return query(...args);
+        return query(a, b, c);
       };
       client.on('drain', () => (guarded[BUSY_SINCE] = 0));
     }

@@ -21,7 +21,7 @@ function nestsDeeperThan(value: unknown, max: number): boolean {
  * Parses JSON bodies of POST/PATCH after the access checks, so an unauthenticated caller is
  * refused before its body is read. Any other content type is a 400 naming the expected one.
  */
-export function jsonBody(limitBytes: number): RequestHandler[] {
+export function jsonBody(limitBytes: number): RequestHandler {
   const parse = express.json({
     limit: limitBytes,
     strict: true,
@@ -34,9 +34,17 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
       }
     },
   });
-  return [
-    (req, _res, next) => {
-      if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT') return next();
+  const tooDeep = () =>
+    new AppError(
+      400,
+      'body_too_deep',
+      `request body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep`,
+    );
+  // One middleware, not one per step: every step Express dispatches costs each request.
+  return (req, res, next) => {
+    const method = req.method;
+    if (method === 'GET' || method === 'HEAD') return next();
+    if (method === 'POST' || method === 'PATCH' || method === 'PUT') {
       const type = req.get('content-type');
       const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding');
       if (!hasBody && !type) {
@@ -54,21 +62,11 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
       if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
         throw new AppError(400, 'unsupported_encoding', 'request body must be UTF-8 encoded JSON');
       }
-      next();
-    },
-    (req, res, next) => {
-      if (req.method === 'GET' || req.method === 'HEAD') return next();
-      parse(req, res, next);
-    },
-    (req, _res, next) => {
-      if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
-        throw new AppError(
-          400,
-          'body_too_deep',
-          `request body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep`,
-        );
-      }
-      next();
-    },
-  ];
+    }
+    parse(req, res, (error?: unknown) => {
+      if (error) next(error);
+      else if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) next(tooDeep());
+      else next();
+    });
+  };
 }

@@ -12,7 +12,8 @@ export function clientAddress(req: Request): string {
 
 export function limitKeyOfAddress(address: string): string {
   const plain = address.split('%')[0]!.toLowerCase();
-  if (!isIPv6(plain)) return plain;
+  // An IPv4 address has no colon: spares it the IPv6 pattern, a long regular expression.
+  if (!plain.includes(':') || !isIPv6(plain)) return plain;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
   if (mapped) return mapped[1]!;
   const [left = '', right] = plain.split('::');
