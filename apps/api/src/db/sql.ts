@@ -169,25 +169,8 @@ function preparedFrom(source: string, numberedAlready: boolean): Prepared {
 const config = (prepared: Prepared, values: readonly unknown[]) => ({
   name: prepared.name,
   text: prepared.text,
-  values: withDatesAsText(values),
+  values: values as unknown[],
 });
-
-/**
- * The values with each `Date` as its ISO text: `pg` would write it in the server's local time
- * with an offset, from a dozen calls per date (every column here is a `timestamptz`, which reads
- * both as the same instant).
- */
-function withDatesAsText(values: readonly unknown[]): unknown[] {
-  let copy: unknown[] | undefined;
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (value instanceof Date) {
-      copy ??= [...values];
-      copy[i] = value.toISOString();
-    }
-  }
-  return copy ?? (values as unknown[]);
-}
 
 /**
  * Runs a plain-SQL statement: in the transaction of `em` (on its connection) when it has one,
