@@ -93,29 +93,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   }
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
-  // Each request's series, looked up by one string: labels given as an object are checked and
-  // hashed again at every call. Methods, route patterns and statuses are few, and so are these.
-  const requestSeries = new Map<
-    string,
-    {
-      count: Counter.Internal;
-      time: Histogram.Internal<'method' | 'route' | 'status'>;
-    }
-  >();
-
   return {
     registry,
     observeRequest(method, route, status, seconds) {
-      const name = METHODS.has(method) ? method : 'OTHER';
-      const key = `${name} ${status} ${route}`;
-      let series = requestSeries.get(key);
-      if (!series) {
-        const labels = { method: name, route, status };
-        series = { count: requests.labels(labels), time: latency.labels(labels) };
-        requestSeries.set(key, series);
-      }
-      series.count.inc();
-      series.time.observe(seconds);
+      const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
     },
     rateLimited(kind) {
       rateLimited.inc({ class: kind });
