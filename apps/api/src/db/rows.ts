@@ -7,8 +7,6 @@ interface RowShape {
   dates: string[];
   /** The ORM's reading of a timestamp's text, for the shapes `parseTimestamp` leaves to it. */
   parseDate: (text: string) => unknown;
-  /** Statement texts built from `columns` (`textWithColumns`), by their caller's name. */
-  texts: Map<string, string>;
 }
 
 const shapes = new WeakMap<object, Map<unknown, RowShape>>();
@@ -30,7 +28,6 @@ function shapeOf(em: EntityManager, entity: EntityName<object>): RowShape {
       columns: props.map((prop) => `"${prop.fieldNames[0]}" as "${prop.name}"`).join(', '),
       dates: props.filter((prop) => prop.runtimeType === 'Date').map((prop) => prop.name),
       parseDate: (text) => platform.parseDate(text),
-      texts: new Map(),
     };
     perOrm.set(entity, shape);
   }
@@ -40,8 +37,7 @@ function shapeOf(em: EntityManager, entity: EntityName<object>): RowShape {
 /**
  * The entity's columns named as its properties, for the hot paths that write plain SQL and still
  * need the row as the entity's type (`select ${columnsOf(em, Ticket)} from tickets …`, or a
- * `returning` list). Derived from the entity's metadata, so it never drifts from the entity. A
- * fixed statement takes it through `textWithColumns`.
+ * `returning` list). Derived from the entity's metadata, so it never drifts from the entity.
  */
 export const columnsOf = <T extends object>(em: EntityManager, entity: EntityName<T>): string =>
   shapeOf(em, entity as EntityName<object>).columns;
@@ -93,28 +89,6 @@ export function parseTimestamp(text: string, fallback: (text: string) => unknown
   // Date.UTC reads years 0–99 as 1900–1999.
   if (year < 100) date.setUTCFullYear(year);
   return date;
-}
-
-/**
- * A statement text that names the entity's columns (`columnsOf`), built once per ORM and `name`
- * and the same string ever after. A hot path's text built afresh at every call is a new string
- * that the statement cache (db/sql.ts) and `pg` then hash and compare in full: on a check-in that
- * cost more than building it (bench/README.md). `build` gets the columns; its text may depend on
- * nothing but them and `name`.
- */
-export function textWithColumns<T extends object>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  name: string,
-  build: (columns: string) => string,
-): string {
-  const shape = shapeOf(em, entity as EntityName<object>);
-  let text = shape.texts.get(name);
-  if (text === undefined) {
-    text = build(shape.columns);
-    shape.texts.set(name, text);
-  }
-  return text;
 }
 
 /**

@@ -132,13 +132,6 @@ interface KeyRow {
   plan: Plan;
 }
 
-/** Built once: every request runs it (db/rows.ts › `textWithColumns` says why that matters). */
-const KEY_LOOKUP = `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
-                           k.revoked_at is not null as revoked,
-                           (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
-                      from api_keys k join organisations o on o.id = k.organisation_id
-                     where k.key_hash = ?`;
-
 /**
  * Finds the active key for a raw bearer token, with its organisation's plan, in one indexed query.
  * Nothing is cached, so a revocation or plan change applies to the very next request on every
@@ -150,7 +143,14 @@ export async function authenticateKey(
 ): Promise<AuthenticatedKey | null> {
   if (!KEY_PATTERN.test(raw)) return null;
   const keyHash = hashKey(raw);
-  const rows = await run<KeyRow>(em, { text: KEY_LOOKUP, params: [keyHash] });
+  const rows = await run<KeyRow>(em, {
+    text: `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
+                  k.revoked_at is not null as revoked,
+                  (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
+             from api_keys k join organisations o on o.id = k.organisation_id
+            where k.key_hash = ?`,
+    params: [keyHash],
+  });
   const row = rows[0];
   if (!row || row.revoked) return null;
   // The index lookup already matched; the constant-time comparison keeps the final check free of

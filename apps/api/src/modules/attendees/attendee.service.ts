@@ -3,7 +3,7 @@ import type { TenantContext } from '../../core/context';
 import { getOwned, iso, likeEscape } from '../../db/context';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
-import { fromRow, textWithColumns } from '../../db/rows';
+import { columnsOf, fromRow } from '../../db/rows';
 import type { Statement } from '../../db/sql';
 import { Attendee } from './attendee.entity';
 
@@ -93,14 +93,9 @@ export function followAdmission(
   at: Date,
 ): Statement {
   return {
-    text: textWithColumns(
-      ctx.em,
-      Attendee,
-      'follow admission',
-      (columns) => `update attendees set checked_in = ?, updated_at = ?
-                     where id = ? and organisation_id = ? and checked_in <> ?
-                     returning ${columns}`,
-    ),
+    text: `update attendees set checked_in = ?, updated_at = ?
+            where id = ? and organisation_id = ? and checked_in <> ?
+            returning ${columnsOf(ctx.em, Attendee)}`,
     params: [inside, at, attendeeId, ctx.organisationId, inside],
   };
 }

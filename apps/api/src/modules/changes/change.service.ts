@@ -24,21 +24,6 @@ export interface Change {
 export const CHANGE_RETENTION_DAYS = 30;
 
 /**
- * The insert of `count` change records: the same string for the counts a request writes (a
- * check-in's three), built afresh for larger batches (db/rows.ts says why).
- */
-const insertTexts: string[] = [];
-function insertText(count: number): string {
-  const known = insertTexts[count];
-  if (known !== undefined) return known;
-  const text =
-    'insert into change_records (organisation_id, type, object_id, data) values ' +
-    Array.from({ length: count }, () => '(?, ?, ?, ?::jsonb)').join(', ');
-  if (count <= 16) insertTexts[count] = text;
-  return text;
-}
-
-/**
  * Appends change records, in order, to the transaction of the changes themselves: they commit
  * together or not at all. Every write to the resources above goes through here, whoever makes it
  * (the API, the dashboard, the operator CLI, the demo data).
@@ -48,13 +33,17 @@ export async function recordChanges(ctx: TenantContext, changes: readonly Change
   if (!ctx.em.isInTransaction()) {
     throw new Error('change records must be written in the transaction of their change');
   }
+  const rows = changes.map(() => '(?, ?, ?, ?::jsonb)').join(', ');
   const params = changes.flatMap((change) => [
     ctx.organisationId,
     change.type,
     change.object.id,
     JSON.stringify(change.object),
   ]);
-  await run(ctx.em, { text: insertText(changes.length), params });
+  await run(ctx.em, {
+    text: `insert into change_records (organisation_id, type, object_id, data) values ${rows}`,
+    params,
+  });
 }
 
 /** Deletes change records past their retention; returns how many. */

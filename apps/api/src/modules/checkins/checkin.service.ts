@@ -8,7 +8,6 @@ import { conflict, notFound, unprocessable } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { getOwned, inTransaction, iso } from '../../db/context';
 import { findPage, type ListFilter, type Page, type PageRequest } from '../../db/pages';
-import { textWithColumns } from '../../db/rows';
 import { run } from '../../db/sql';
 import {
   followAdmission,
@@ -127,20 +126,14 @@ export async function recordCheckin(
     // The statements of a WITH run on one snapshot, each exactly once: they touch different rows,
     // and the foreign keys are checked at commit.
     const [followed] = await run(tx.em, {
-      // Both parts are fixed texts, so the whole is built once.
-      text: textWithColumns(
-        tx.em,
-        Checkin,
-        'record',
-        () => `with admitted as (${admitted.statement.text}),
-                    recorded as (
-                      insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id,
-                                            api_key_id, direction, gate, device_id, scanned_at,
-                                            created_at, updated_at)
-                      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    )
-               ${follow.text}`,
-      ),
+      text: `with admitted as (${admitted.statement.text}),
+                  recorded as (
+                    insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id,
+                                          api_key_id, direction, gate, device_id, scanned_at,
+                                          created_at, updated_at)
+                    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  )
+             ${follow.text}`,
       params: [
         ...admitted.statement.params,
         checkin.id,

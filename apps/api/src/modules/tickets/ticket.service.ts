@@ -5,7 +5,7 @@ import { newTicketCode } from '../../core/ids';
 import { getOwned, iso, isoOrNull } from '../../db/context';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
-import { fromRow, textWithColumns } from '../../db/rows';
+import { columnsOf, fromRow } from '../../db/rows';
 import { run, type Statement } from '../../db/sql';
 import { Ticket } from './ticket.entity';
 
@@ -106,15 +106,10 @@ export async function lockTicket(
   by: { id: string } | { code: string },
 ): Promise<Ticket | null> {
   const { em } = ctx;
-  const column = 'id' in by ? 'id' : 'code';
   const [row] = await run(em, {
-    text: textWithColumns(
-      em,
-      Ticket,
-      column === 'id' ? 'lock by id' : 'lock by code',
-      (columns) =>
-        `select ${columns} from tickets where organisation_id = ? and ${column} = ? for update`,
-    ),
+    text: `select ${columnsOf(em, Ticket)} from tickets
+            where organisation_id = ? and ${'id' in by ? 'id' : 'code'} = ?
+            for update`,
     params: [ctx.organisationId, 'id' in by ? by.id : by.code],
   });
   return row ? fromRow(em, Ticket, row) : null;
