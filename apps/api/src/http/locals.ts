@@ -63,8 +63,11 @@ export function tenantOf(res: Response): TenantContext & { apiKeyId: string } {
   return { ...authOf(res), em: res.locals.entityManagers.own };
 }
 
-/** `tenantOf` for a write, whose transaction forks an entity manager of its own. */
-export function writerOf(res: Response): TenantContext & { apiKeyId: string } {
+/**
+ * `tenantOf` for work that needs no entity manager of the request's own: plain statements (the
+ * lists, db/pages.ts) and writes, whose transaction forks its own.
+ */
+export function baseTenantOf(res: Response): TenantContext & { apiKeyId: string } {
   return { ...authOf(res), em: res.locals.entityManagers.base };
 }
 

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { TenantContext } from '../core/context';
 import { inTransaction } from '../db/context';
 import { runOnce } from '../modules/idempotency/idempotency.service';
-import { writerOf } from './locals';
+import { baseTenantOf } from './locals';
 
 type WriteContext = TenantContext & { apiKeyId: string };
 
@@ -16,7 +16,7 @@ export async function write<A extends { status: number; body: unknown }>(
   res: Response,
   operation: (tx: WriteContext) => Promise<A>,
 ): Promise<A> {
-  const tenant = writerOf(res);
+  const tenant = baseTenantOf(res);
   const idempotency = res.locals.idempotency;
   if (!idempotency) return inTransaction(tenant, operation);
   const { answer, replayed } = await runOnce(

@@ -6,12 +6,13 @@ import { badRequest } from '../../core/errors';
 import type { Page, PageRequest } from '../../db/pages';
 import { serverSecret } from '../../db/server-secret';
 import { filterDigest, openCursor, sealCursor, type CursorScope, type Walk } from '../cursor';
-import { tenantOf } from '../locals';
+import { baseTenantOf, tenantOf } from '../locals';
 
 /** How a resource is read: its list with filters, one object by id, and how it is rendered. */
 export interface ReadableResource<Row, Resource, Filters extends PageRequest> {
   /** The list's name, which its cursors are bound to. */
   name: string;
+  /** Plain statements only (db/pages.ts): `ctx.em` may be the ORM's own, not a request's fork. */
   list(ctx: TenantContext, filters: Filters): Promise<Page<Row>>;
   get(ctx: TenantContext, id: string): Promise<Row>;
   render(row: Row): Resource;
@@ -72,7 +73,7 @@ export function readHandlers<Row, Resource, Filters extends PageRequest>(
       req: { originalUrl: string };
       res: Response;
     }) => {
-      const ctx = tenantOf(res);
+      const ctx = baseTenantOf(res);
       const { page, limit, cursor, ...filters } = query;
       const scope: CursorScope = {
         list: resource.name,
