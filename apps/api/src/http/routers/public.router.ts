@@ -34,9 +34,6 @@ export const publicRouter = (onScan: (outcome: ScanOutcome) => void, webhookUrls
         render: events.toEventResource,
       }),
     },
-    // Express tries routes in the order they were added: the busiest read (the event list) and the
-    // busiest write (a door's scan) come first.
-    checkins: checkinsRouter(onScan),
     tiers: {
       ...readHandlers({
         name: 'tiers',
@@ -68,6 +65,7 @@ export const publicRouter = (onScan: (outcome: ScanOutcome) => void, webhookUrls
       get: attendees.getAttendee,
       render: attendees.toAttendeeResource,
     }),
+    checkins: checkinsRouter(onScan),
     payouts: readHandlers({
       name: 'payouts',
       list: payouts.listPayouts,
