@@ -40,7 +40,7 @@ export function jsonBody(limitBytes: number): RequestHandler {
       'body_too_deep',
       `request body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep`,
     );
-  // One middleware, not one per step: every step Express dispatches costs each request.
+  // One middleware for the three steps (the type, the parsing, the depth), in the order they run.
   return (req, res, next) => {
     const method = req.method;
     if (method === 'GET' || method === 'HEAD') return next();
