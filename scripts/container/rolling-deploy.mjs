@@ -88,10 +88,10 @@ async function startReplica(r) {
 /** nginx's access log, one JSON object a line (a file: nginx cannot open a socket as /dev/stdout). */
 async function accessLog() {
   const text = await readFile(join(workDir, 'access.log'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
+  // nginx may be in the middle of writing a line as this reads: only whole lines count.
+  const lines = text.split('\n');
+  lines.pop();
+  return lines.filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
 }
 
 async function startNginx(port) {
