@@ -65,16 +65,21 @@ export class PoolTransaction {
 
 /**
  * Runs one statement whose placeholders are already PostgreSQL's (`$1`, `$2`, …) straight on the
- * ORM's `pg` pool, on whichever connection is free, prepared (`preparedFrom`). Never inside a
+ * ORM's `pg` pool, on whichever connection is free, prepared (`remembered`). Never inside a
  * transaction. The list reads (db/pages.ts) call it: they number their own placeholders and run a
  * page and its count side by side, on two connections.
  */
-export function query<R>(
+export async function query<R>(
   em: EntityManager,
   text: string,
   params: readonly unknown[],
 ): Promise<R[]> {
-  return onPool<R>(em, preparedFrom(text, true), params);
+  if (em.isInTransaction()) throw new Error('db/sql query() runs outside transactions');
+  return onPool<R>(
+    em,
+    remembered(queryTexts, text, (name) => ({ text, name })),
+    params,
+  );
 }
 
 async function onPool<R>(
@@ -82,17 +87,20 @@ async function onPool<R>(
   prepared: Prepared,
   params: readonly unknown[],
 ): Promise<R[]> {
-  if (em.isInTransaction()) throw new Error('db/sql query() runs outside transactions');
   const pool = await pgPool(em);
   const result = await pool.query(config(prepared, params));
   return result.rows as R[];
 }
 
-/** A statement text as `pg` gets it: placeholders numbered, and its name when prepared. */
+/** A statement text as `pg` gets it, with its name when prepared. */
 interface Prepared {
   text: string;
-  placeholders: number;
   name: string | undefined;
+}
+
+/** One of `run`'s statement texts, its `?` placeholders numbered. */
+interface Numbered extends Prepared {
+  placeholders: number;
 }
 
 /**
@@ -118,43 +126,43 @@ function numberPlaceholders(text: string): { text: string; placeholders: number 
   return { text: count === 0 ? text : out + text.slice(from), placeholders: count };
 }
 
-function checkValues(prepared: { placeholders: number }, values: readonly unknown[]): void {
-  if (prepared.placeholders !== values.length) {
+function checkValues(statement: Numbered, values: readonly unknown[]): void {
+  if (statement.placeholders !== values.length) {
     throw new Error(
-      `statement has ${prepared.placeholders} placeholders for ${values.length} values`,
+      `statement has ${statement.placeholders} placeholders for ${values.length} values`,
     );
   }
 }
 
-/** At most this many statement texts get a name (distinct texts are few: see `preparedFrom`). */
+/** At most this many statement texts get a name (distinct texts are few: see `remembered`). */
 const MAX_NAMED_STATEMENTS = 500;
 /** How `pg` gets each text `run` was given (with `?` placeholders) and each `query` was given. */
-const runTexts = new Map<string, Prepared>();
+const runTexts = new Map<string, Numbered>();
 const queryTexts = new Map<string, Prepared>();
 let named = 0;
 
 /**
- * A statement text as `pg` gets it, worked out once per text: numbered (for `run`'s texts;
- * numbering a check-in's combined statement at every run took 6–7 µs, finding it takes well under
- * one) and named. PostgreSQL parses a named statement once per connection and keeps it, and after
- * a few executions keeps a plan for it as well; an unnamed statement is parsed and planned at
- * every execution, which cost the database about a third of its CPU per check-in (the key lookup
- * alone spent longer being planned than run; see bench/README.md). The services' statement texts
- * are fixed but for a few variants (a number of rows, a column to match on), and the list reads'
- * depend on the filters used, not on their values or the page (the bounds are values too), so the
- * names stay few; should a caller build unbounded texts, those past the cap are numbered at every
- * run and go unnamed. No statement here selects `*`: a column added by a migration while a server
- * runs does not change what a prepared statement returns.
+ * A statement text as `pg` gets it, worked out once per text by `work` (which numbers `run`'s
+ * texts: at every run, numbering a check-in's combined statement took 6–7 µs, finding it takes
+ * well under one) and named. PostgreSQL parses a named statement once per connection and keeps
+ * it, and after a few executions keeps a plan for it as well; an unnamed statement is parsed and
+ * planned at every execution, which cost the database about a third of its CPU per check-in (the
+ * key lookup alone spent longer being planned than run; see bench/README.md). The services'
+ * statement texts are fixed but for a few variants (a number of rows, a column to match on), and
+ * the list reads' depend on the filters used, not on their values or the page (the bounds are
+ * values too), so the names stay few; should a caller build unbounded texts, those past the cap
+ * are worked out at every run and go unnamed. No statement here selects `*`: a column added by a
+ * migration while a server runs does not change what a prepared statement returns.
  */
-function preparedFrom(source: string, numberedAlready: boolean): Prepared {
-  const known = numberedAlready ? queryTexts : runTexts;
+function remembered<P extends Prepared>(
+  known: Map<string, P>,
+  source: string,
+  work: (name: string | undefined) => P,
+): P {
   const found = known.get(source);
   if (found) return found;
-  const { text, placeholders } = numberedAlready
-    ? { text: source, placeholders: -1 } // not counted: `query` is given numbered texts
-    : numberPlaceholders(source);
-  if (named >= MAX_NAMED_STATEMENTS) return { text, placeholders, name: undefined };
-  const prepared = { text, placeholders, name: `boxoffice_${++named}` };
+  if (named >= MAX_NAMED_STATEMENTS) return work(undefined);
+  const prepared = work(`boxoffice_${++named}`);
   known.set(source, prepared);
   return prepared;
 }
@@ -170,7 +178,7 @@ const config = (prepared: Prepared, values: readonly unknown[]) => ({
  * Runs a plain-SQL statement: in the transaction of `em` (on its connection) when it has one,
  * whether `boundedTransaction` began it or the ORM (`em.transactional`), otherwise straight on
  * the ORM's `pg` pool (the same connections, pool size and timeouts, on whichever connection is
- * free). The values go as parameters, the statement as a prepared one (`preparedFrom`). The rows
+ * free). The values go as parameters, the statement as a prepared one (`remembered`). The rows
  * come back as `em.execute` returns them (the same type parsers), without the ORM's pipeline
  * around the statement: it writes every value into the SQL text and copies the result into
  * another array, which cost the hot paths (a key lookup per request, the statements of a
@@ -181,7 +189,10 @@ export async function run<R = Record<string, unknown>>(
   em: EntityManager,
   statement: Statement,
 ): Promise<R[]> {
-  const prepared = preparedFrom(statement.text, false);
+  const prepared = remembered(runTexts, statement.text, (name) => ({
+    ...numberPlaceholders(statement.text),
+    name,
+  }));
   checkValues(prepared, statement.params);
   const transaction = em.getTransactionContext<PoolTransaction | Transaction<unknown>>();
   if (!transaction) return onPool<R>(em, prepared, statement.params);
