@@ -19,7 +19,9 @@ import { baseChildEnvironment, loadConfig, type BenchConfig } from './config.ts'
 import { createBenchDatabase, type BenchDatabase } from './database.ts';
 import { load, type LoadRequest, type LoadRun } from './load.ts';
 import {
+  cpuTimeOf,
   freePort,
+  postgresCpuTime,
   rssOf,
   run,
   sampleRss,
@@ -288,6 +290,10 @@ interface SideTotals {
   durationS: number;
   latencies: Samples;
   runs: number;
+  /** The server process's CPU time over the rounds (user and system, every thread), µs. */
+  cpuUs: number;
+  /** PostgreSQL's CPU time over the rounds (all its processes on this machine), µs. */
+  databaseCpuUs: number | null;
 }
 
 interface CaseResult {
@@ -301,7 +307,41 @@ const emptyTotals = (): SideTotals => ({
   durationS: 0,
   latencies: new Samples(),
   runs: 0,
+  cpuUs: 0,
+  databaseCpuUs: 0,
 });
+
+/**
+ * Starts counting CPU time: the returned function gives what the server process (all its threads)
+ * and PostgreSQL (all its processes on this machine; undefined for a database elsewhere) used
+ * since, in microseconds.
+ */
+function cpuMeter(pid: number): () => { serverUs: number; databaseUs: number | undefined } {
+  const server = cpuTimeOf(pid) ?? 0;
+  const database = postgresCpuTime();
+  return () => {
+    const databaseNow = postgresCpuTime();
+    return {
+      serverUs: (cpuTimeOf(pid) ?? server) - server,
+      databaseUs:
+        database === undefined || databaseNow === undefined ? undefined : databaseNow - database,
+    };
+  };
+}
+
+/** Adds one run's CPU time to a side's totals; returns the server's µs per response of the run. */
+function addCpu(
+  totals: SideTotals,
+  used: { serverUs: number; databaseUs: number | undefined },
+  responses: number,
+): number {
+  totals.cpuUs += used.serverUs;
+  totals.databaseCpuUs =
+    totals.databaseCpuUs === null || used.databaseUs === undefined
+      ? null
+      : totals.databaseCpuUs + used.databaseUs;
+  return used.serverUs / Math.max(1, responses);
+}
 
 function summary(totals: SideTotals) {
   const values = totals.latencies.values();
@@ -314,6 +354,11 @@ function summary(totals: SideTotals) {
     responses: totals.responses,
     durationS: totals.durationS,
     rounds: totals.runs,
+    cpuUsPerRequest: totals.responses > 0 ? totals.cpuUs / totals.responses : null,
+    databaseCpuUsPerRequest:
+      totals.responses > 0 && totals.databaseCpuUs !== null
+        ? totals.databaseCpuUs / totals.responses
+        : null,
   };
 }
 
@@ -342,12 +387,14 @@ async function runCases(
             connections === maxConnections
               ? sampleRss([server.pid])
               : () => new Map<number, number>();
+          const cpuUsed = cpuMeter(server.pid);
           const loadRun = await load({
             baseUrl: server.baseUrl,
             connections,
             durationS: roundS,
             next: workload.next(route),
           });
+          const used = cpuUsed();
           const peak = stopSampling().get(server.pid) ?? 0;
           peakRss[side] = Math.max(peakRss[side], peak);
           assertAlive(server);
@@ -359,9 +406,10 @@ async function runCases(
           totals.durationS += loadRun.durationS;
           for (const value of loadRun.latencies.values()) totals.latencies.push(value);
           totals.runs++;
+          const cpuPerRequest = addCpu(totals, used, loadRun.responses);
           const rps = loadRun.responses / loadRun.durationS;
           log(
-            `${label}: ${rps.toFixed(0)} req/s, p50 ${percentile(loadRun.latencies.values(), 50).toFixed(2)} ms, p99 ${percentile(loadRun.latencies.values(), 99).toFixed(2)} ms`,
+            `${label}: ${rps.toFixed(0)} req/s, ${cpuPerRequest.toFixed(0)} µs CPU per request, p50 ${percentile(loadRun.latencies.values(), 50).toFixed(2)} ms, p99 ${percentile(loadRun.latencies.values(), 99).toFixed(2)} ms`,
           );
           // Let the closed connections drain before the next run.
           await sleep(250);
@@ -482,12 +530,15 @@ async function webhookCase(
       for (const arm of order) {
         if (arm === 'with') await addEndpoints();
         await workload.prepare('POST /checkins', roundS, connections);
+        const cpuUsed = cpuMeter(server.pid);
         const loadRun = await load({
           baseUrl: server.baseUrl,
           connections,
           durationS: roundS,
           next: workload.next('POST /checkins'),
         });
+        // With webhooks, the deliveries made while the run lasted (the rest are made after it).
+        const used = cpuUsed();
         assertAlive(server);
         const label = `POST /checkins @${connections} ${arm} webhook round ${round + 1}`;
         recordFailures(label, loadRun);
@@ -496,7 +547,10 @@ async function webhookCase(
         totals.durationS += loadRun.durationS;
         for (const value of loadRun.latencies.values()) totals.latencies.push(value);
         totals.runs++;
-        log(`${label}: ${(loadRun.responses / loadRun.durationS).toFixed(0)} req/s`);
+        const cpuPerRequest = addCpu(totals, used, loadRun.responses);
+        log(
+          `${label}: ${(loadRun.responses / loadRun.durationS).toFixed(0)} req/s, ${cpuPerRequest.toFixed(0)} µs CPU per request`,
+        );
         if (arm === 'with') {
           result.checkinsWith += loadRun.responses;
           // Every check-in of the run delivered before the endpoints are disabled again.
@@ -750,6 +804,18 @@ async function main(): Promise<void> {
             result.limit.p99Ms,
             top && route === 'GET /events' ? { kind: 'ratio-at-most', value: 2 } : undefined,
           ),
+          row(
+            `${at} server CPU per request`,
+            'µs',
+            result.ours.cpuUsPerRequest,
+            result.limit.cpuUsPerRequest,
+          ),
+          row(
+            `${at} PostgreSQL CPU per request`,
+            'µs',
+            result.ours.databaseCpuUsPerRequest,
+            result.limit.databaseCpuUsPerRequest,
+          ),
         );
       }
     }
@@ -762,6 +828,18 @@ async function main(): Promise<void> {
         withWebhook.requestsPerSecond,
         withoutWebhook.requestsPerSecond,
         { kind: 'ratio-at-least', value: 0.9 },
+      ),
+      row(
+        `POST /checkins @${maxConnections} with vs without the webhook, server CPU per request`,
+        'µs',
+        withWebhook.cpuUsPerRequest,
+        withoutWebhook.cpuUsPerRequest,
+      ),
+      row(
+        `POST /checkins @${maxConnections} with vs without the webhook, PostgreSQL CPU per request`,
+        'µs',
+        withWebhook.databaseCpuUsPerRequest,
+        withoutWebhook.databaseCpuUsPerRequest,
       ),
       row(
         `webhook lag, change to delivery, p50 (${webhooks.delivered} deliveries, ${webhooks.duplicates} repeated)`,

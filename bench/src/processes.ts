@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** Asks the kernel for a free TCP port on loopback. */
@@ -125,6 +125,72 @@ export function rssOf(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Clock ticks per second, the unit of the CPU times in `/proc/<pid>/stat` (almost always 100). */
+const clockTicks = (() => {
+  try {
+    const value = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    return Number.isInteger(value) && value > 0 ? value : 100;
+  } catch {
+    return 100;
+  }
+})();
+
+interface ProcessStat {
+  name: string;
+  parent: number;
+  /** CPU time used, user and system, every thread, µs. */
+  cpuUs: number;
+  /** CPU time used by its children that have exited and been waited for, µs. */
+  exitedChildrenUs: number;
+}
+
+function statOf(pid: number): ProcessStat | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may hold spaces: the fields follow the last one.
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    const us = (...indexes: number[]) =>
+      (indexes.reduce((sum, i) => sum + Number(fields[i]), 0) * 1_000_000) / clockTicks;
+    return {
+      name: stat.slice(stat.indexOf('(') + 1, close),
+      parent: Number(fields[1]),
+      cpuUs: us(11, 12),
+      exitedChildrenUs: us(13, 14),
+    };
+  } catch {
+    return undefined; // gone
+  }
+}
+
+/** The CPU time a process has used so far, in microseconds; undefined once it is gone. */
+export function cpuTimeOf(pid: number): number | undefined {
+  return statOf(pid)?.cpuUs;
+}
+
+/**
+ * The CPU time used so far by PostgreSQL on this machine, in microseconds: every `postgres`
+ * process's, plus what the exited ones used (their parent's count of its waited-for children), so
+ * that a backend or autovacuum worker ending takes nothing away. Undefined when there is no
+ * PostgreSQL here (a database on another machine).
+ */
+export function postgresCpuTime(): number | undefined {
+  const processes = new Map<number, ProcessStat>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(Number(entry));
+    if (stat?.name === 'postgres') processes.set(Number(entry), stat);
+  }
+  if (processes.size === 0) return undefined;
+  let total = 0;
+  for (const stat of processes.values()) {
+    total += stat.cpuUs;
+    // The postmaster (its parent is not PostgreSQL) holds the time of its exited children.
+    if (!processes.has(stat.parent)) total += stat.exitedChildrenUs;
+  }
+  return total;
 }
 
 /** Samples the RSS of `pids` every `intervalMs` until stopped; returns the peak of each. */
