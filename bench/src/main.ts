@@ -378,7 +378,11 @@ async function runCases(
         connections,
         sides: { ours: emptyTotals(), limit: emptyTotals() },
       };
-      for (let round = 0; round < config.rounds; round++) {
+      // The targeted cases (the highest connection count) get twice the rounds, as long each:
+      // the host's speed drifts from one round to the next by more than the difference measured
+      // (bench/README.md › Results), and more alternations average more of that drift out.
+      const rounds = connections === maxConnections ? config.rounds * 2 : config.rounds;
+      for (let round = 0; round < rounds; round++) {
         const order: Side[] = round % 2 === 0 ? ['ours', 'limit'] : ['limit', 'ours'];
         for (const side of order) {
           const server = servers[side];
