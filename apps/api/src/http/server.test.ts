@@ -1,4 +1,4 @@
-import { IncomingMessage, ServerResponse, type IncomingMessage as Request } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,8 +8,9 @@ const limits = { maxConnections: 100, headersTimeoutMs: 5000, requestTimeoutMs: 
 
 let running: HttpServer | undefined;
 afterEach(async () => {
-  await new Promise((resolve) => running?.server.close(resolve) ?? resolve(undefined));
+  const server = running?.server;
   running = undefined;
+  if (server) await new Promise((resolve) => server.close(resolve));
 });
 
 async function listen(http: HttpServer): Promise<string> {
@@ -30,7 +31,7 @@ describe('createHttpServer with prototypes', () => {
     const made: [object | null, object | null][] = [];
     const url = await listen(
       createHttpServer(
-        (req: Request, res: ServerResponse) => {
+        (req: IncomingMessage, res: ServerResponse) => {
           made.push([Object.getPrototypeOf(req), Object.getPrototypeOf(res)]);
           app(req, res);
         },
@@ -60,7 +61,7 @@ describe('createHttpServer with prototypes', () => {
   it('makes them as Node does without prototypes', async () => {
     const made: [object | null, object | null][] = [];
     const url = await listen(
-      createHttpServer((req: Request, res: ServerResponse) => {
+      createHttpServer((req: IncomingMessage, res: ServerResponse) => {
         made.push([Object.getPrototypeOf(req), Object.getPrototypeOf(res)]);
         res.end('ok');
       }, limits),
