@@ -8,6 +8,7 @@ import type { Orm } from './db/orm';
 import { createAttemptLimits, type AttemptLimits } from './http/attempt-limit';
 import { apiAccess } from './http/auth';
 import { jsonBody } from './http/body';
+import { answerJson } from './http/json-response';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { idempotencyKey } from './http/idempotency';
 import { requestLogger } from './http/logger';
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.response.json = answerJson;
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
 
   // Pages get the full set of security headers; the JSON API a short fixed one.

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { JSON_CONTENT_TYPE } from './json-response';
 import { newRequestId } from './request-id';
 
 const REASONS: Record<number, string> = {
@@ -15,7 +16,7 @@ function answer(socket: Duplex, status: number, body: { error: string; code: str
   socket.end(
     [
       `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
-      'Content-Type: application/json; charset=utf-8',
+      `Content-Type: ${JSON_CONTENT_TYPE}`,
       `Content-Length: ${Buffer.byteLength(text)}`,
       `X-Request-Id: ${newRequestId()}`,
       'Connection: close',
@@ -68,7 +69,7 @@ export function answerProtocolErrors(server: Server): void {
     });
     res
       .writeHead(417, {
-        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Type': JSON_CONTENT_TYPE,
         'Content-Length': Buffer.byteLength(text),
         'X-Request-Id': newRequestId(),
         Connection: 'close',

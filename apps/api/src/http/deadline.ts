@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { serviceUnavailable } from '../core/errors';
+import { JSON_CONTENT_TYPE } from './json-response';
 
 /**
  * Answers 503 (`Retry-After`) when a request is still unanswered after `ms`: however its database
@@ -17,7 +18,7 @@ export function requestDeadline(ms: number | undefined): RequestHandler {
       const body = JSON.stringify({ error: error.message, code: error.code });
       res.writeHead(error.status, {
         ...error.headers,
-        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Type': JSON_CONTENT_TYPE,
         'Content-Length': Buffer.byteLength(body),
       });
       res.end(body);
