@@ -10,7 +10,7 @@ import {
 import { RateLimitTracker, type RateLimitClass, type Reservation } from '../core/rate-limit';
 import { backoffDelay, isRetryableStatus, retryDelayFrom, type RetryPolicy } from '../core/retry';
 import { uuid } from './env';
-import type { Logger } from './log';
+import type { LeveledLogger } from './log';
 import { checkRequestOptions } from './options';
 
 /** Options every method accepts as its last argument. */
@@ -51,7 +51,7 @@ export interface EngineConfig {
   fetchOptions: RequestInit;
   clock: Clock;
   random: () => number;
-  logger: Logger;
+  logger: LeveledLogger;
   defaultHeaders: Record<string, string>;
   userAgent: string;
 }
@@ -180,9 +180,12 @@ export class Engine {
       }
       // Lets the server's logs tell a retry from a first attempt.
       headers['x-boxoffice-retry-count'] = String(attempt);
-      logger.debug(`boxoffice: ${label} (attempt ${attempt + 1} of ${maxRetries + 1})`, {
-        headers: redacted(headers),
-      });
+      // Built only when written: a call at the default level spends nothing on its debug lines.
+      if (logger.enabled('debug')) {
+        logger.debug(`boxoffice: ${label} (attempt ${attempt + 1} of ${maxRetries + 1})`, {
+          headers: redacted(headers),
+        });
+      }
       const started = clock.now();
 
       let failure: APIError;
@@ -204,10 +207,12 @@ export class Engine {
         }
         const { response, text } = answer;
         this.rateLimits.observe(kind, response.headers, reservation);
-        const requestId = response.headers.get('x-request-id');
-        logger.debug(
-          `boxoffice: ${label} → ${response.status} in ${Math.round(clock.now() - started)} ms (attempt ${attempt + 1}${requestId ? `, request ${requestId}` : ''})`,
-        );
+        if (logger.enabled('debug')) {
+          const requestId = response.headers.get('x-request-id');
+          logger.debug(
+            `boxoffice: ${label} → ${response.status} in ${Math.round(clock.now() - started)} ms (attempt ${attempt + 1}${requestId ? `, request ${requestId}` : ''})`,
+          );
+        }
         const parsed = parseBody(text);
         if (response.ok) {
           return { data: this.checked<T>(parsed, text, response, url, check), response, text };

@@ -23,6 +23,22 @@ describe('leveled', () => {
     expect(say(level)).toBe(expected);
   });
 
+  it.each([
+    ['off', ''],
+    ['error', 'e'],
+    ['warn', 'ew'],
+    ['info', 'ewi'],
+    ['debug', 'ewid'],
+  ] as const)('at %s says it writes %j, as it does', (level, expected) => {
+    const logger = leveled(recordingLogger(), level);
+    const enabled = (['error', 'warn', 'info', 'debug'] as const)
+      .filter((at) => logger.enabled(at))
+      .map((at) => at[0])
+      .join('');
+    expect(enabled).toBe(expected);
+    expect(say(level)).toBe(enabled);
+  });
+
   it('keeps the logger as `this` (pino, winston)', () => {
     const lines: string[] = [];
     const pinoLike = {

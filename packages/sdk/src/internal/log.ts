@@ -21,11 +21,18 @@ const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, deb
 export const isLogLevel = (value: unknown): value is LogLevel =>
   typeof value === 'string' && Object.hasOwn(RANK, value);
 
+/** A logger that drops messages below its level, and says which levels it writes. */
+export interface LeveledLogger extends Logger {
+  /** Whether messages at `level` are written: callers skip building the ones that are not. */
+  enabled(level: Exclude<LogLevel, 'off'>): boolean;
+}
+
 /** A logger that drops messages below `level`. */
-export function leveled(logger: Logger, level: LogLevel): Logger {
+export function leveled(logger: Logger, level: LogLevel): LeveledLogger {
   const allow = (at: LogLevel) => RANK[at] <= RANK[level];
   const noop = () => {};
   return {
+    enabled: allow,
     error: allow('error') ? logger.error.bind(logger) : noop,
     warn: allow('warn') ? logger.warn.bind(logger) : noop,
     info: allow('info') ? logger.info.bind(logger) : noop,
