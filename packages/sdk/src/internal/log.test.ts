@@ -12,24 +12,21 @@ const say = (level: LogLevel) => {
   return sink.lines.map((line) => line.message).join('');
 };
 
+/** Each level, and the first letters of the levels it writes. */
+const LETS_THROUGH = [
+  ['off', ''],
+  ['error', 'e'],
+  ['warn', 'ew'],
+  ['info', 'ewi'],
+  ['debug', 'ewid'],
+] as const;
+
 describe('leveled', () => {
-  it.each([
-    ['off', ''],
-    ['error', 'e'],
-    ['warn', 'ew'],
-    ['info', 'ewi'],
-    ['debug', 'ewid'],
-  ] as const)('at %s lets through %j', (level, expected) => {
+  it.each(LETS_THROUGH)('at %s lets through %j', (level, expected) => {
     expect(say(level)).toBe(expected);
   });
 
-  it.each([
-    ['off', ''],
-    ['error', 'e'],
-    ['warn', 'ew'],
-    ['info', 'ewi'],
-    ['debug', 'ewid'],
-  ] as const)('at %s says it writes %j, as it does', (level, expected) => {
+  it.each(LETS_THROUGH)('at %s says it writes %j, as it does', (level, expected) => {
     const logger = leveled(recordingLogger(), level);
     const enabled = (['error', 'warn', 'info', 'debug'] as const)
       .filter((at) => logger.enabled(at))
