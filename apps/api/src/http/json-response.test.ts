@@ -20,8 +20,8 @@ function appWith(lean: boolean): express.Express {
   app.get('/value/:name', (req, res) => {
     res.status(200).json(VALUES[req.params.name]);
   });
-  app.get('/no-content', (_req, res) => {
-    res.status(204).json({ dropped: true });
+  app.get('/no-content/:status', (req, res) => {
+    res.status(Number(req.params.status)).json({ dropped: true });
   });
   app.get('/typed', (_req, res) => {
     res.type('application/problem+json').status(422).json({ title: 'kept type' });
@@ -76,10 +76,16 @@ describe('answerJson', () => {
     expect(Number(lean.length)).toBe(Buffer.byteLength(JSON.stringify(VALUES.object)));
   });
 
-  it('sends no body and no content headers with a 204', async () => {
-    const lean = await call('lean', '/no-content');
-    expect(lean).toEqual({ status: 204, type: null, length: null, body: '' });
-    expect(lean).toEqual(await call('express', '/no-content'));
+  it.each([204, 304])('sends no body and no content headers with a %i', async (status) => {
+    const lean = await call('lean', `/no-content/${status}`);
+    expect(lean).toEqual({ status, type: null, length: null, body: '' });
+    expect(lean).toEqual(await call('express', `/no-content/${status}`));
+  });
+
+  it('sends an empty body with a 205, as Express does', async () => {
+    const lean = await call('lean', '/no-content/205');
+    expect(lean).toMatchObject({ status: 205, length: '0', body: '' });
+    expect(lean).toEqual(await call('express', '/no-content/205'));
   });
 
   it('keeps a type the route set', async () => {
