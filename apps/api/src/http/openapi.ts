@@ -5,6 +5,7 @@ import type { Request, RequestHandler } from 'express';
 import { API_BASE_PATH } from '@boxoffice/contract';
 import { buildOpenApiDocument } from '../openapi/document';
 import { SERVER_URL_PLACEHOLDER } from '../openapi/server-url';
+import { JSON_CONTENT_TYPE } from './json-response';
 
 interface Built {
   /** The serialised document, cut at each place its server URL goes. */
@@ -87,7 +88,7 @@ export function openApiEndpoint(prebuiltFile?: string): RequestHandler {
     // not read (pipelined requests) share the document's bytes instead of holding a copy each.
     const between = Buffer.from(url);
     const body = parts.flatMap((part, i) => (i === 0 ? [part] : [between, part]));
-    res.type('application/json; charset=utf-8');
+    res.setHeader('Content-Type', JSON_CONTENT_TYPE);
     res.setHeader(
       'Content-Length',
       body.reduce((length, chunk) => length + chunk.length, 0),
