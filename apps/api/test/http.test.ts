@@ -207,6 +207,22 @@ describe('request bodies', () => {
     expect(list.body.total).toBe(0);
   });
 
+  it('refuses a body that starts with a byte order mark as JSON that does not parse', async () => {
+    const tenant = await createTenant();
+    const result = await call(server, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      rawBody: Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from(JSON.stringify(eventBody)),
+      ]),
+      headers: { 'content-type': 'application/json' },
+    });
+    expectJsonError(result, 400, 'request body is not valid JSON');
+    expect(result.body.code).toBe('malformed_json');
+    const list = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
+    expect(list.body.total).toBe(0);
+  });
+
   it('answers a body over 100 kB with a JSON 413', async () => {
     const tenant = await createTenant();
     const body = { ...eventBody, description: 'x'.repeat(101 * 1024) };

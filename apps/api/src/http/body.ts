@@ -26,11 +26,15 @@ export function jsonBody(limitBytes: number): RequestHandler {
     limit: limitBytes,
     strict: true,
     type: () => true,
-    // The decoder would turn invalid bytes into U+FFFD, and the stored text would differ from what
-    // was sent without anyone noticing.
+    // The decoder would turn invalid bytes into U+FFFD, and drop a leading byte order mark, so the
+    // text parsed would differ from what was sent without anyone noticing. JSON text carries no
+    // byte order mark (RFC 8259, section 8.1): one is refused as JSON that does not parse.
     verify: (_req, _res, raw) => {
       if (!isUtf8(raw)) {
         throw new AppError(400, 'invalid_encoding', 'request body is not valid UTF-8');
+      }
+      if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) {
+        throw new AppError(400, 'malformed_json', 'request body is not valid JSON');
       }
     },
   });
