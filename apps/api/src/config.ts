@@ -95,6 +95,11 @@ export const ConfigSchema = z.object({
   WEBHOOK_RETRY_DELAY_SECONDS: integer(10, 1),
   /** The webhook fan-out's pace while changes keep coming; how often a lone worker looks. */
   WEBHOOK_POLL_INTERVAL_MS: integer(250, 10),
+  /**
+   * How long a process has to send and record the webhook messages it sends at once; past it,
+   * another process (or this one) sends again those it did not record.
+   */
+  WEBHOOK_LEASE_SECONDS: integer(60, 2),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -161,6 +161,7 @@ async function serve(
           retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
           disableAfterHours: 72,
           pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+          leaseSeconds: config.WEBHOOK_LEASE_SECONDS,
           onAttempt: metrics.webhookAttempt,
         });
   // Every transaction of this server that commits wakes the fan-out: a change is on its way to

@@ -48,6 +48,7 @@ describe('loadConfig', () => {
       WEBHOOK_TIMEOUT_MS: 10000,
       WEBHOOK_RETRY_DELAY_SECONDS: 10,
       WEBHOOK_POLL_INTERVAL_MS: 250,
+      WEBHOOK_LEASE_SECONDS: 60,
     });
   });
 

@@ -19,6 +19,7 @@ const TABLES_WITHOUT_ENTITY = [
   'webhook_messages',
   'webhook_attempts',
   'webhook_fanout_state',
+  'webhook_fanout_leases',
 ];
 const FOREIGN_KEY_DROP = /^alter table "\w+" drop constraint "(\w+_fkey)";$/;
 

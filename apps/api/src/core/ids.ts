@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -43,6 +43,18 @@ export type IdKind = keyof typeof ID_PREFIXES;
  */
 export function newId(kind: IdKind, at: Date = new Date()): string {
   return `${ID_PREFIXES[kind]}_${base62Time(at.getTime(), 8)}${randomBase62(16)}`;
+}
+
+/**
+ * An id shaped as `newId`'s, whose 16 characters after the time are drawn from a hash of `key`
+ * instead of at random: the same kind, time and key always give the same id. For rows that may be
+ * made twice, by two processes that must agree on the id without asking each other.
+ */
+export function derivedId(kind: IdKind, at: Date, key: string): string {
+  const digest = createHash('sha256').update(key).digest();
+  let out = '';
+  for (let i = 0; i < 16; i++) out += BASE62[digest[i]! % 62];
+  return `${ID_PREFIXES[kind]}_${base62Time(at.getTime(), 8)}${out}`;
 }
 
 /** Every id of `kind` made at or after `at` sorts at or above this string; every earlier one below. */

@@ -8,6 +8,7 @@ import { Migration20261125000000_list_cursors } from './migrations/Migration2026
 import { Migration20261126000000_webhooks } from './migrations/Migration20261126000000_webhooks';
 import { Migration20261127000000_webhook_direct } from './migrations/Migration20261127000000_webhook_direct';
 import { Migration20261127120000_webhook_log_keys } from './migrations/Migration20261127120000_webhook_log_keys';
+import { Migration20261128000000_webhook_leases } from './migrations/Migration20261128000000_webhook_leases';
 
 /** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
 const migrationsList = [
@@ -24,6 +25,10 @@ const migrationsList = [
   {
     name: 'Migration20261127120000_webhook_log_keys',
     class: Migration20261127120000_webhook_log_keys,
+  },
+  {
+    name: 'Migration20261128000000_webhook_leases',
+    class: Migration20261128000000_webhook_leases,
   },
 ];
 

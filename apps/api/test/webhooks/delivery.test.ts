@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
-import { newId } from '../../src/core/ids';
 import { advancePayout } from '../../src/modules/payouts/payout-status.service';
 import { deliver } from '../../src/modules/webhooks/delivery';
 import { guardedLookup } from '../../src/modules/webhooks/url-guard';
@@ -11,6 +8,7 @@ import { rotateSecret } from '../../src/modules/webhooks/webhook-endpoint.servic
 import { addOrder, buildPayout, cancelFixtureOrder } from '../fixtures';
 import { call, createTenant, getTestOrm, startTestServer, type TestServer } from '../setup';
 import { request, sleep, startApi, stopAll, until, type ApiProcess } from '../scale/harness';
+import { Receiver, type Delivery } from './receiver-process';
 
 /**
  * Webhooks end to end: two real API processes (each also delivering, as every replica does by
@@ -19,57 +17,6 @@ import { request, sleep, startApi, stopAll, until, type ApiProcess } from '../sc
  */
 
 const databaseUrl = inject('databaseUrl');
-const receiverScript = fileURLToPath(new URL('./receiver.mjs', import.meta.url));
-
-interface Delivery {
-  headers: Record<string, string>;
-  body: string;
-  at: number;
-}
-
-class Receiver {
-  child!: ChildProcess;
-  port = 0;
-
-  async start(port = 0): Promise<void> {
-    this.child = spawn(process.execPath, [receiverScript, String(port)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    this.port = await new Promise<number>((resolve, reject) => {
-      this.child.once('error', reject);
-      this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        const match = /listening (\d+)/.exec(chunk);
-        if (match) resolve(Number(match[1]));
-      });
-    });
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGKILL');
-    await exited;
-  }
-
-  url(name: string): string {
-    return `http://127.0.0.1:${this.port}/hooks/${name}`;
-  }
-
-  async plan(
-    name: string,
-    statuses: (number | { status: number; delayMs: number })[],
-  ): Promise<void> {
-    await fetch(`http://127.0.0.1:${this.port}/plans/${name}`, {
-      method: 'PUT',
-      body: JSON.stringify(statuses),
-    });
-  }
-
-  async received(name: string): Promise<Delivery[]> {
-    const response = await fetch(`http://127.0.0.1:${this.port}/received/${name}`);
-    return (await response.json()) as Delivery[];
-  }
-}
 
 const receiver = new Receiver();
 let a: ApiProcess;
@@ -101,8 +48,10 @@ async function changeRecords(organisationId: string, after = '0') {
   const orm = await getTestOrm();
   return orm.em
     .fork()
-    .execute<{ position: string; type: string; data: Record<string, unknown> }[]>(
-      `select position::text, type, data from change_records where organisation_id = ? and position > ? order by transaction_id, position`,
+    .execute<
+      { position: string; transaction_id: string; type: string; data: Record<string, unknown> }[]
+    >(
+      `select position::text, transaction_id::text, type, data from change_records where organisation_id = ? and position > ? order by transaction_id, position`,
       [organisationId, after],
     );
 }
@@ -382,45 +331,76 @@ describe('webhook delivery', () => {
     });
     expect(attempts.map((row) => row.outcome)).toEqual(['succeeded']);
     const orm = await getTestOrm();
+    // Written once, delivered, with its one attempt; the round's lease ended with it.
     const [message] = await orm.em
       .fork()
-      .execute<{ status: string; direct_until: Date | null }[]>(
-        `select status, direct_until from webhook_messages where id = ?`,
+      .execute<{ status: string; attempt_count: number }[]>(
+        `select status, attempt_count from webhook_messages where id = ?`,
         [id],
       );
-    expect(message).toEqual({ status: 'delivered', direct_until: null });
+    expect(message).toEqual({ status: 'delivered', attempt_count: 1 });
     const jobs = await orm.em
       .fork()
       .execute(`select id from pgboss.job where data->>'message_id' = ?`, [id]);
     expect(jobs).toEqual([]);
+    const change = (await changeRecords(tenant.organisationId)).find(
+      (record) => record.type === 'event.created',
+    );
+    const leases = await orm.em.fork().execute(
+      `select id from webhook_fanout_leases
+          where (?::xid8, ?::bigint) > (after_transaction_id, after_position)
+            and (?::xid8, ?::bigint) <= (through_transaction_id, through_position)`,
+      [change!.transaction_id, change!.position, change!.transaction_id, change!.position],
+    );
+    expect(leases).toEqual([]);
   });
 
-  it('hands to the queue a message whose first attempt was taken on by an instance that is gone', async () => {
+  it('sends again, with the same webhook-id, the messages of a round whose instance never recorded them', async () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['event.created']);
-    // As a replica leaves it when it crashes between making a message and sending it: pending,
-    // taken on until a moment now past, and never attempted.
-    const orm = await getTestOrm();
-    const id = newId('webhookMessage');
-    const payload = JSON.stringify({
-      id,
-      type: 'event.created',
-      created_at: new Date().toISOString(),
-      data: { object: { id: 'evt_orphaned' } },
+    await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('Sent, then forgotten'),
     });
-    await orm.em.fork().execute(
-      `insert into webhook_messages (id, endpoint_id, organisation_id, type, payload, queued, direct_until)
-       values (?, ?, ?, 'event.created', ?, true, now() - interval '1 second')`,
-      [id, endpoint.id, tenant.organisationId, payload],
-    );
-    const [delivery] = await until('the orphaned message, sent by the queue', async () => {
+    const [first] = await until('the first delivery', async () => {
       const got = await receiver.received(endpoint.name);
       return got.length >= 1 && got;
     });
-    expect(delivery!.headers['webhook-id']).toBe(id);
-    expect(verify(endpoint.secret, delivery!).data.object).toEqual({ id: 'evt_orphaned' });
+    const id = first!.headers['webhook-id']!;
+    await until('its attempt recorded', async () => (await attemptsOf(id)).length === 1);
+    // As an instance leaves its round when it crashes after sending and before recording: no
+    // message written, and its lease on the change record, now past.
+    const orm = await getTestOrm();
+    const change = (await changeRecords(tenant.organisationId)).find(
+      (record) => record.type === 'event.created',
+    );
+    await orm.em.fork().execute(`delete from webhook_attempts where message_id = ?`, [id]);
+    await orm.em.fork().execute(`delete from webhook_messages where id = ?`, [id]);
+    await orm.em.fork().execute(
+      `insert into webhook_fanout_leases (after_transaction_id, after_position,
+         through_transaction_id, through_position, first_change_at, expires_at)
+       values (?::xid8, ?::bigint - 1, ?::xid8, ?::bigint, now(), now() - interval '1 second')`,
+      [change!.transaction_id, change!.position, change!.transaction_id, change!.position],
+    );
+    const [, again] = await until('the message made again and sent by the queue', async () => {
+      const got = await receiver.received(endpoint.name);
+      return got.length >= 2 && got;
+    });
+    expect(again!.headers['webhook-id']).toBe(id);
+    expect(again!.body).toBe(first!.body);
+    expect(verify(endpoint.secret, again!).id).toBe(id);
+    const [message] = await until('recorded as delivered', async () => {
+      const rows = await orm.em
+        .fork()
+        .execute<{ status: string }[]>(`select status from webhook_messages where id = ?`, [id]);
+      return rows[0]?.status === 'delivered' && rows;
+    });
+    expect(message).toEqual({ status: 'delivered' });
     await sleep(500);
-    expect(await receiver.received(endpoint.name)).toHaveLength(1);
+    expect(await receiver.received(endpoint.name)).toHaveLength(2);
+    expect(
+      await orm.em.fork().execute(`select id from webhook_fanout_leases where expires_at < now()`),
+    ).toEqual([]);
   });
 
   it('delivers everything to a receiver that was down, once it is back', async () => {
@@ -625,7 +605,17 @@ describe('webhook URLs', () => {
             [endpoint.id],
           )
       ).map((row) => row.id);
-    await until('the five messages made', async () => (await messageIds()).length === 5);
+    // The five made (in memory: a message sent at once is written with its first attempt), and
+    // the first one sent.
+    const last = (await changeRecords(tenant.organisationId)).at(-1)!;
+    await until('the fan-out past the five changes', async () => {
+      const [state] = await orm.em.fork().execute<{ past: boolean }[]>(
+        `select (transaction_id, position) >= (?::xid8, ?::bigint) as past
+             from webhook_fanout_state`,
+        [last.transaction_id, last.position],
+      );
+      return state!.past;
+    });
     await until(
       'the first one sent',
       async () => (await receiver.received(endpoint.name)).length >= 1,
@@ -634,7 +624,9 @@ describe('webhook URLs', () => {
     const [exitA, exitB] = await Promise.all([a.stop('SIGTERM'), b.stop('SIGTERM')]);
     expect(exitA.code, a.output()).toBe(0);
     expect(exitB.code, b.output()).toBe(0);
+    // All five written at the stop: those sent with their attempt, the others for the queue.
     const ids = await messageIds();
+    expect(ids).toHaveLength(5);
     const queued = await orm.em
       .fork()
       .execute<{ id: string }[]>(

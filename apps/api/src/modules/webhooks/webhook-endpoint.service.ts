@@ -161,9 +161,10 @@ export function updateEndpoint(
 
 /**
  * Deletes an endpoint with its messages and their attempts (no foreign key cascades: see the
- * migration `webhook_log_keys`). Deleting the endpoint waits for a fan-out that holds it, so the
- * messages it made are deleted too; deleting a message waits for the recording of an attempt under
- * way, so the attempts are deleted after the messages, in a statement that sees it.
+ * migration `webhook_log_keys`). Deleting the endpoint waits for whatever holds it while writing
+ * its messages and attempts (a fan-out round, the recording of first attempts), so what they wrote
+ * is deleted too; deleting a message waits for the recording of a retry under way, so the attempts
+ * are deleted after the messages, in a statement that sees it.
  */
 export function deleteEndpoint(ctx: TenantContext, id: string): Promise<{ id: string }> {
   if (!looksLikeId('webhookEndpoint', id)) throw notFound('webhook endpoint');

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Db as IDatabase, Job, JobResult, PgBoss } from 'pg-boss';
-import { newId } from '../../core/ids';
+import { derivedId } from '../../core/ids';
 import { deliver, type DeliveryResult } from './delivery';
 import { signedHeaders } from './signing';
 import { signingSecrets } from './webhook-endpoint.service';
@@ -28,6 +28,11 @@ export interface WebhookEngineOptions extends UrlPolicy {
   retryLimit: number;
   /** An endpoint failing without a success for this long is disabled. */
   disableAfterHours: number;
+  /**
+   * How long a round has to send and record the messages it sends at once (its lease); past it,
+   * a later round hands those not recorded to the queue. DEFAULT_LEASE_SECONDS by default.
+   */
+  leaseSeconds?: number;
   /** The pace of the fan-out's rounds while changes keep coming. */
   pollIntervalMs: number;
   /**
@@ -104,16 +109,27 @@ const MESSAGE_PAYLOAD = `coalesce(m.payload,
   || ',"created_at":' || to_json(to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
   || ',"data":{"object":' || r.data::text || '}}')`;
 
+/**
+ * Endpoint `e` takes change record `c`: an enabled endpoint of its organisation, subscribed to its
+ * type, and registered before the change was made.
+ */
+const ENDPOINT_TAKES = `e.organisation_id = c.organisation_id and e.status = 'enabled'
+  and (e.events @> array['*'] or e.events @> array[c.type]) and e.created_at <= c.created_at`;
+
 const FANOUT_BATCH = 500;
 const DELIVERY_BATCH = 25;
 
 /**
- * A message the fan-out's replica sends itself must have its first attempt within this long of
- * being made; past it (the replica stopped or crashed) a later round hands it to the queue.
+ * The messages a round of the fan-out sends itself must have their first attempts recorded within
+ * this long (its lease); past it (the replica stopped or crashed) a later round makes again those
+ * it did not record and hands them to the queue.
  */
-const DIRECT_LEASE_SECONDS = 60;
-/** Room left at the end of the lease: an attempt not started by then is handed to the queue. */
-const DIRECT_LEASE_MARGIN_MS = 15_000;
+export const DEFAULT_LEASE_SECONDS = 60;
+/**
+ * Room left at the end of the lease, past the time an answer may take: an attempt not started by
+ * then is handed to the queue. A quarter of the lease, at most this long.
+ */
+const LEASE_MARGIN_MS = 15_000;
 /** How often an engine that follows its process's commits looks for others' changes. */
 const FOLLOWING_IDLE_POLL_MS = 2000;
 /** Messages waiting in this process for their first attempt, in all and per endpoint. */
@@ -136,13 +152,29 @@ interface Endpoint {
   failing_since: Date | null;
 }
 
-/** A message waiting in this process for its first attempt. */
-interface DirectMessage {
+/**
+ * A round's lease on the first attempts of the messages it sends itself (a row of
+ * `webhook_fanout_leases`), and how many of them are still to be recorded.
+ */
+interface Lease {
   id: string;
-  endpoint: Endpoint;
-  payload: string;
+  unrecorded: number;
+}
+
+/** A message waiting in this process for its first attempt: it has no row yet. */
+interface DirectMessage {
+  message: NewMessage;
+  lease: Lease;
   /** The time (this process's clock) after which its first attempt is left to the queue. */
   sendBy: number;
+}
+
+/** A first attempt made, to be recorded with its message. */
+interface DirectAttempt {
+  direct: DirectMessage;
+  at: Date;
+  result: DeliveryResult;
+  final: boolean;
 }
 
 /** One endpoint's messages to send at once, one after another in the order they were made. */
@@ -154,12 +186,17 @@ interface DirectLine {
 /**
  * Webhook delivery in one process: the fan-out, which turns committed change records into
  * messages, one per matching endpoint; and their sending. A message to a healthy endpoint is sent
- * at once by the replica that made it, after the fan-out's transaction commits, and recorded;
- * only when that attempt fails is it handed to the job queue (pg-boss: every replica takes its
- * own share, each job held by one replica at a time), which retries it with backoff. Messages to
- * endpoints that are failing, resends and test events go to the queue from the start. A message
- * whose first attempt never happened (its replica crashed) is handed to the queue once its lease
- * (`direct_until`) has passed.
+ * at once by the replica that made it, after the fan-out's transaction commits, and written once,
+ * in its state after that attempt, with the attempt; only when that attempt fails is it handed to
+ * the job queue (pg-boss: every replica takes its own share, each job held by one replica at a
+ * time), which retries it with backoff. Messages to endpoints that are failing, resends and test
+ * events are written and go to the queue from the start.
+ *
+ * A message's id is derived from its change record and endpoint, so whoever makes it gives it the
+ * same id. The round that sends messages itself holds a lease on its batch of records
+ * (`webhook_fanout_leases`) until their first attempts are recorded; should that replica stop or
+ * crash first, a later round, once the lease has passed, makes the batch's messages again, writes
+ * those not written yet, and hands them to the queue.
  */
 export class WebhookEngine {
   readonly #options: WebhookEngineOptions;
@@ -184,14 +221,18 @@ export class WebhookEngine {
   /** First attempts to make at once, per endpoint. */
   readonly #direct = new Map<string, DirectLine>();
   /** First attempts made and not yet recorded; messages to hand to the queue instead. */
-  #attempted: Attempt[] = [];
-  #handOff: string[] = [];
+  #attempted: DirectAttempt[] = [];
+  #handOff: DirectMessage[] = [];
   #recordTimer: NodeJS.Timeout | undefined;
   #recording: Promise<void> = Promise.resolve();
 
   constructor(options: WebhookEngineOptions) {
     this.#options = options;
     this.#followingCommits = options.followsCommits ?? false;
+  }
+
+  get #leaseSeconds(): number {
+    return this.#options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   }
 
   get #boss(): PgBoss {
@@ -394,15 +435,10 @@ export class WebhookEngine {
              from batch
          ),
          matched as (
-           select b.transaction_id, b.position, b.organisation_id, b.type, b.created_at,
+           select c.transaction_id, c.position, c.organisation_id, c.type, c.created_at,
                   e.id as endpoint_id, e.url, e.secret, e.previous_secret,
                   e.previous_secret_expires_at, e.failing_since
-             from batch b
-             -- An endpoint receives the changes made since it was registered.
-             join webhook_endpoints e
-               on e.organisation_id = b.organisation_id and e.status = 'enabled'
-              and (e.events @> array['*'] or e.events @> array[b.type])
-              and e.created_at <= b.created_at
+             from batch c join webhook_endpoints e on ${ENDPOINT_TAKES}
            -- Held until the messages are made: deleting the endpoint waits, then deletes them.
            for key share of e
          )
@@ -440,33 +476,34 @@ export class WebhookEngine {
           queued.push(message);
         }
       }
-      const isDirect = new Set(direct);
-      if (messages.length > 0) {
-        await tx.db.executeSql(
-          // The payload is the change record's object with the message's head: composed again
-          // from the record when the queue sends it (MESSAGE_PAYLOAD), not stored twice.
-          `insert into webhook_messages (id, endpoint_id, organisation_id, type, change_position,
-                                         queued, direct_until, created_at)
-           select id, endpoint_id, organisation_id, type, position, true,
-                  case when direct then now() + make_interval(secs => $8) end, created_at
-             from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
-                         $6::timestamptz[], $7::bool[])
-               as m(id, endpoint_id, organisation_id, type, position, created_at, direct)`,
+      const queuedIds = await this.#makeMessages(tx.db, queued);
+      let lease: Lease | undefined;
+      if (direct.length > 0) {
+        const { rows: made } = await tx.db.executeSql(
+          `insert into webhook_fanout_leases (after_transaction_id, after_position,
+                                              through_transaction_id, through_position,
+                                              first_change_at, expires_at)
+           values ($1::xid8, $2::bigint, $3::xid8, $4::bigint, $5::timestamptz,
+                   now() + make_interval(secs => $6))
+           returning id::text`,
           [
-            messages.map((m) => m.id),
-            messages.map((m) => m.endpoint.id),
-            messages.map((m) => m.organisationId),
-            messages.map((m) => m.type),
-            messages.map((m) => m.position),
-            messages.map((m) => m.createdAt),
-            messages.map((m) => isDirect.has(m)),
-            DIRECT_LEASE_SECONDS,
+            place.tx,
+            place.pos,
+            batch[0]!.last_tx,
+            batch[0]!.last_pos,
+            new Date(Math.min(...direct.map((m) => m.createdAt.getTime()))),
+            this.#leaseSeconds,
           ],
         );
+        lease = { id: (made[0] as { id: string }).id, unrecorded: direct.length };
       }
+      const recovered = await this.#recoverLeases(tx.db);
       const requested = await this.#requestedMessages(tx.db);
       const jobs = [
-        ...queued.map((m) => ({ message_id: m.id, seq: Number(m.position) })),
+        ...queued
+          .filter((m) => queuedIds.has(m.id))
+          .map((m) => ({ message_id: m.id, seq: Number(m.position) })),
+        ...recovered.map((m) => ({ message_id: m.id, seq: Number(m.position) })),
         ...requested.map((id) => ({ message_id: id, seq: 0 })),
       ];
       if (jobs.length > 0) {
@@ -484,7 +521,7 @@ export class WebhookEngine {
         );
       }
       await tx.commit();
-      this.#sendAtOnce(direct);
+      if (lease) this.#sendAtOnce(direct, lease);
       return read;
     } catch (error) {
       await tx.rollback();
@@ -492,8 +529,11 @@ export class WebhookEngine {
     }
   }
 
-  /** One message per record of the batch and endpoint that takes it (`BatchRow`s with a match). */
-  #messagesFor(batch: BatchRow[]): NewMessage[] {
+  /**
+   * One message per record of the batch and endpoint that takes it (`BatchRow`s with a match). Its
+   * id is derived from the two: a batch read again (`#recoverLeases`) gives the same messages.
+   */
+  #messagesFor(batch: (BatchRow | MatchedRecord)[]): NewMessage[] {
     const endpoints = new Map<string, Endpoint>();
     const messages: NewMessage[] = [];
     for (const row of batch) {
@@ -511,7 +551,7 @@ export class WebhookEngine {
         };
         endpoints.set(row.endpoint_id, endpoint);
       }
-      const id = newId('webhookMessage');
+      const id = derivedId('webhookMessage', row.created_at, `${row.pos}:${row.endpoint_id}`);
       messages.push({
         id,
         endpoint,
@@ -526,39 +566,95 @@ export class WebhookEngine {
   }
 
   /**
-   * Messages made outside the fan-out (resends, test events), and those whose first attempt a
-   * replica took on and never made (its lease is over), handed to the queue now. (The ids are
-   * picked first, so each update reads the rows it changes by their key whatever the planner
+   * Writes messages that go to the queue from the start (to failing endpoints, or past this
+   * process's room for sending at once); returns the ids of those not written before (by a round
+   * that made them from the same records, its lease over: those have their job already).
+   */
+  async #makeMessages(db: IDatabase, messages: NewMessage[]): Promise<Set<string>> {
+    if (messages.length === 0) return new Set();
+    // The payload is the change record's object with the message's head: composed again from the
+    // record when the queue sends it (MESSAGE_PAYLOAD), not stored twice.
+    const { rows } = await db.executeSql(
+      `insert into webhook_messages (id, endpoint_id, organisation_id, type, change_position,
+                                     queued, created_at)
+       select id, endpoint_id, organisation_id, type, position, true, created_at
+         from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+                     $6::timestamptz[])
+           as m(id, endpoint_id, organisation_id, type, position, created_at)
+       on conflict (id) do nothing
+       returning id`,
+      [
+        messages.map((m) => m.id),
+        messages.map((m) => m.endpoint.id),
+        messages.map((m) => m.organisationId),
+        messages.map((m) => m.type),
+        messages.map((m) => m.position),
+        messages.map((m) => m.createdAt),
+      ],
+    );
+    return new Set((rows as { id: string }[]).map((row) => row.id));
+  }
+
+  /**
+   * Leases past their time (the replica that took them stopped or crashed before recording every
+   * first attempt): their batches' messages are made again (the same ids), those never written are
+   * written and returned, to be queued, and the leases end. A message sent but not recorded is
+   * thus sent again (at least once).
+   */
+  async #recoverLeases(db: IDatabase): Promise<NewMessage[]> {
+    const { rows: leases } = await db.executeSql(
+      `delete from webhook_fanout_leases
+        where id = any(array(select id from webhook_fanout_leases where expires_at < now()
+                              order by id limit 20 for update skip locked))
+        returning after_transaction_id::text as after_tx, after_position::text as after_pos,
+                  through_transaction_id::text as through_tx, through_position::text as through_pos`,
+    );
+    const recovered: NewMessage[] = [];
+    for (const lease of leases as {
+      after_tx: string;
+      after_pos: string;
+      through_tx: string;
+      through_pos: string;
+    }[]) {
+      const { rows } = await db.executeSql(
+        `select c.position::text as pos, c.organisation_id, c.type, c.created_at,
+                e.id as endpoint_id, e.url, e.secret, e.previous_secret,
+                e.previous_secret_expires_at, e.failing_since, c.data::text as data
+           from change_records c join webhook_endpoints e on ${ENDPOINT_TAKES}
+          where (c.transaction_id, c.position) > ($1::xid8, $2::bigint)
+            and (c.transaction_id, c.position) <= ($3::xid8, $4::bigint)
+          order by c.transaction_id, c.position, e.id
+          for key share of e`,
+        [lease.after_tx, lease.after_pos, lease.through_tx, lease.through_pos],
+      );
+      const messages = this.#messagesFor(rows as MatchedRecord[]);
+      const made = await this.#makeMessages(db, messages);
+      recovered.push(...messages.filter((m) => made.has(m.id)));
+    }
+    return recovered;
+  }
+
+  /**
+   * Messages made outside the fan-out (resends, test events), handed to the queue now. (The ids are
+   * picked first, so the update reads the rows it changes by their key whatever the planner
    * believes of the table's size.)
    */
   async #requestedMessages(db: IDatabase): Promise<string[]> {
     const { rows } = await db.executeSql(
-      `with requested as (
-         update webhook_messages set queued = true
-          where id = any(array(select id from webhook_messages where not queued
-                                order by created_at limit 500 for update skip locked))
-          returning id
-       ),
-       orphaned as (
-         update webhook_messages set direct_until = null
-          where id = any(array(select id from webhook_messages where direct_until < now()
-                                order by direct_until limit 500 for update skip locked))
-            and status = 'pending'
-          returning id
-       )
-       select id from requested union all select id from orphaned`,
+      `update webhook_messages set queued = true
+        where id = any(array(select id from webhook_messages where not queued
+                              order by created_at limit 500 for update skip locked))
+        returning id`,
     );
     return (rows as { id: string }[]).map((row) => row.id);
   }
 
   /** Queues the first attempts of messages made by this round's fan-out, one line per endpoint. */
-  #sendAtOnce(messages: NewMessage[]): void {
-    if (messages.length === 0) return;
+  #sendAtOnce(messages: NewMessage[], lease: Lease): void {
     const now = Date.now();
-    const sendBy = Math.max(
-      now + DIRECT_LEASE_SECONDS * 1000 - DIRECT_LEASE_MARGIN_MS - this.#options.timeoutMs,
-      now,
-    );
+    const leaseMs = this.#leaseSeconds * 1000;
+    const margin = Math.min(LEASE_MARGIN_MS, leaseMs / 4);
+    const sendBy = Math.max(now + leaseMs - margin - this.#options.timeoutMs, now);
     for (const message of messages) {
       const endpointId = message.endpoint.id;
       let line = this.#direct.get(endpointId);
@@ -566,35 +662,30 @@ export class WebhookEngine {
         line = { waiting: [], sending: undefined };
         this.#direct.set(endpointId, line);
       }
-      line.waiting.push({
-        id: message.id,
-        endpoint: message.endpoint,
-        payload: message.payload,
-        sendBy,
-      });
+      line.waiting.push({ message, lease, sendBy });
       line.sending ??= this.#sendLine(endpointId, line);
     }
   }
 
   /** Sends one endpoint's waiting messages one after another, in the order they were made. */
   async #sendLine(endpointId: string, line: DirectLine): Promise<void> {
-    for (let message = line.waiting.shift(); message; message = line.waiting.shift()) {
+    for (let direct = line.waiting.shift(); direct; direct = line.waiting.shift()) {
       // Stopping, or too late for the lease: the queue sends it.
-      if (this.#stopping || Date.now() > message.sendBy) {
-        this.#handOff.push(message.id);
+      if (this.#stopping || Date.now() > direct.sendBy) {
+        this.#handOff.push(direct);
       } else {
+        const { message } = direct;
         try {
           const { at, result } = await this.#attempt(message.id, message.endpoint, message.payload);
           this.#attempted.push({
-            messageId: message.id,
-            endpointId,
+            direct,
             at,
             result,
             final: !result.ok && this.#options.retryLimit === 0,
           });
         } catch (error) {
           this.#options.logger.warn({ err: error, messageId: message.id }, 'webhook not sent');
-          this.#handOff.push(message.id);
+          this.#handOff.push(direct);
         }
       }
       this.#scheduleRecord();
@@ -633,58 +724,130 @@ export class WebhookEngine {
   }
 
   /**
-   * Records the first attempts made since the last call, and hands to the queue the messages whose
-   * attempt failed (to be retried after the first delay) or was not made, in one transaction. A
-   * message the queue already took (its lease passed meanwhile) is not queued twice.
+   * Writes the messages whose first attempt was made since the last call, in their state after it,
+   * with the attempts, and those whose attempt was not made; ends the leases whose messages are all
+   * written; and hands to the queue the messages whose attempt failed (to be retried after the
+   * first delay) or was not made, all in one transaction. A message written meanwhile by a round
+   * that found its lease over has its job already: it gets the attempt, and no second job.
    */
   #flush(): Promise<void> {
     this.#recording = this.#recording.then(async () => {
       const attempts = this.#attempted.splice(0);
       const handOff = this.#handOff.splice(0);
       if (attempts.length === 0 && handOff.length === 0) return;
-      const failed = attempts.filter((a) => !a.result.ok && !a.final).map((a) => a.messageId);
+      const ended: string[] = [];
+      for (const { lease } of [...attempts.map((a) => a.direct), ...handOff]) {
+        lease.unrecorded -= 1;
+        if (lease.unrecorded === 0) ended.push(lease.id);
+      }
+      const toQueue = handOff.length > 0 || attempts.some((a) => !a.result.ok && !a.final);
       let tx: Awaited<ReturnType<NonNullable<IDatabase['beginTransaction']>>> | undefined;
       try {
         // The usual case, every attempt a success: one statement, no transaction around it.
-        if (failed.length === 0 && handOff.length === 0) {
-          await this.#record(this.#boss.getDb(), attempts, []);
+        if (!toQueue) {
+          await this.#recordFirst(this.#boss.getDb(), attempts, [], ended);
           return;
         }
         tx = await this.#boss.getDb().beginTransaction!();
-        const { rows } = await tx.db.executeSql(
-          `update webhook_messages set direct_until = null
-            where id = any($1::text[]) and direct_until is not null and status = 'pending'
-            returning id`,
-          [[...failed, ...handOff]],
-        );
-        const toQueue = new Set((rows as { id: string }[]).map((row) => row.id));
-        await this.#record(tx.db, attempts, []);
+        const pending = await this.#recordFirst(tx.db, attempts, handOff, ended);
         const { retryDelaySeconds, retryLimit } = this.#options;
         const jobs = [
           // The queue's first try comes after the first retry delay (its own retries then double
           // from twice that), so the attempts follow the schedule of a message queued from the
           // start; the attempt made here counts against the limit.
-          ...failed
-            .filter((id) => toQueue.has(id))
-            .map((id) => ({
-              data: { message_id: id, seq: 0, after_direct: true },
+          ...attempts
+            .filter((a) => pending.has(a.direct.message.id))
+            .map((a) => ({
+              data: { message_id: a.direct.message.id, seq: 0, after_direct: true },
               startAfter: new Date(Date.now() + retryDelaySeconds * 1000 * (1 + Math.random())),
               retryLimit: retryLimit - 1,
               retryDelay: retryDelaySeconds * 2,
             })),
           ...handOff
-            .filter((id) => toQueue.has(id))
-            .map((id) => ({ data: { message_id: id, seq: 0 } })),
+            .filter((d) => pending.has(d.message.id))
+            .map((d) => ({ data: { message_id: d.message.id, seq: Number(d.message.position) } })),
         ];
         if (jobs.length > 0) await this.#boss.insert(DELIVERY_QUEUE, jobs, { db: tx.db });
         await tx.commit();
       } catch (error) {
         await tx?.rollback().catch(() => undefined);
-        // Not recorded: the messages stay leased, and the queue sends them again once it passes.
+        // Not recorded: the leases stay, and a round makes the messages again once they pass.
         this.#options.logger.warn({ err: error }, 'webhook attempts could not be recorded');
       }
     });
     return this.#recording;
+  }
+
+  /**
+   * Writes direct messages, attempted (`attempts`) or not (`unsent`), with their attempts, and ends
+   * the `ended` leases, in one statement; returns the ids of the messages it wrote as pending (each
+   * needs a job). A message whose endpoint was deleted meanwhile is not written (the endpoint is
+   * held, so its deletion waits for this statement or makes it miss); one written meanwhile from
+   * its lease's batch gets the attempt.
+   */
+  async #recordFirst(
+    db: IDatabase,
+    attempts: DirectAttempt[],
+    unsent: DirectMessage[],
+    ended: string[],
+  ): Promise<Set<string>> {
+    const messages = [
+      ...attempts.map((a) => ({ message: a.direct.message, attempt: a })),
+      ...unsent.map((d) => ({ message: d.message, attempt: undefined })),
+    ];
+    const logged = attempts.map((a) => ({
+      messageId: a.direct.message.id,
+      endpointId: a.direct.message.endpoint.id,
+      at: a.at,
+      result: a.result,
+      final: a.final,
+    }));
+    const { rows } = await db.executeSql(
+      `with endpoints as (
+         select id from webhook_endpoints where id = any($1::text[]) for key share
+       ),
+       messages as (
+         insert into webhook_messages as m (id, endpoint_id, organisation_id, type, change_position,
+                                            queued, status, attempt_count, created_at, delivered_at)
+         select a.id, a.endpoint_id, a.organisation_id, a.type, a.position, true,
+                case when a.ok then 'delivered' when a.final then 'failed' else 'pending' end,
+                case when a.attempted then 1 else 0 end, a.created_at,
+                case when a.ok then a.at end
+           from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+                       $7::timestamptz[], $8::bool[], $9::bool[], $10::bool[], $11::timestamptz[])
+             as a(id, endpoint_id, organisation_id, type, position, created_at, attempted, ok,
+                  final, at)
+          where a.endpoint_id in (select id from endpoints)
+         on conflict (id) do update
+            set attempt_count = m.attempt_count + 1,
+                status = case when excluded.status = 'delivered' then 'delivered' else m.status end,
+                delivered_at = coalesce(m.delivered_at, excluded.delivered_at)
+          where excluded.attempt_count > 0
+         -- xmax is 0 in a row this statement inserted, and set in one it updated.
+         returning m.id, m.status, m.xmax = 0 as made
+       ),
+       leases as (
+         delete from webhook_fanout_leases where id = any($12::bigint[])
+       ),
+       ${attemptsAndHealth(13)}
+       select id from messages where made and status = 'pending'`,
+      [
+        [...new Set(messages.map(({ message }) => message.endpoint.id))],
+        messages.map(({ message }) => message.id),
+        messages.map(({ message }) => message.endpoint.id),
+        messages.map(({ message }) => message.organisationId),
+        messages.map(({ message }) => message.type),
+        messages.map(({ message }) => message.position),
+        messages.map(({ message }) => message.createdAt),
+        messages.map(({ attempt }) => attempt !== undefined),
+        messages.map(({ attempt }) => attempt?.result.ok ?? false),
+        messages.map(({ attempt }) => attempt?.final ?? false),
+        messages.map(({ attempt }) => attempt?.at ?? null),
+        ended,
+        ...this.#attemptsAndHealthParams(logged),
+      ],
+    );
+    return new Set((rows as { id: string }[]).map((row) => row.id));
   }
 
   async #deliverBatch(jobs: Job<JobData>[]): Promise<JobResult[]> {
@@ -760,67 +923,96 @@ export class WebhookEngine {
    */
   async #record(db: IDatabase, attempts: Attempt[], cancelled: string[]): Promise<void> {
     if (attempts.length === 0 && cancelled.length === 0) return;
-    const healthy = [...new Set(attempts.filter((a) => a.result.ok).map((a) => a.endpointId))];
-    const failing = [
-      ...new Set(attempts.filter((a) => !a.result.ok).map((a) => a.endpointId)),
-    ].filter((id) => !healthy.includes(id));
     await db.executeSql(
       `with messages as (
          update webhook_messages m
             set attempt_count = m.attempt_count + 1,
-                direct_until = null,
                 status = case when a.ok then 'delivered' when a.final then 'failed' else 'pending' end,
                 delivered_at = case when a.ok then a.at else m.delivered_at end
-           from unnest($1::text[], $9::bool[], $10::bool[], $3::timestamptz[]) as a(id, ok, final, at)
+           from unnest($1::text[], $2::bool[], $3::bool[], $4::timestamptz[]) as a(id, ok, final, at)
           where m.id = a.id and m.id = any($1::text[])
           returning m.id
        ),
-       attempts as (
-         insert into webhook_attempts (message_id, endpoint_id, attempted_at, outcome, status_code,
-                                       duration_ms, error, response_excerpt)
-         select a.* from unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::int[],
-                                $6::int[], $7::text[], $8::text[])
-                  as a(message_id, endpoint_id, attempted_at, outcome, status_code, duration_ms,
-                       error, response_excerpt)
-           -- Only with the update of its message: one deleted meanwhile (with its endpoint, whose
-           -- deletion waits for this update or makes it miss) keeps no attempt.
-           join messages m on m.id = a.message_id
-       ),
        cancelled as (
-         update webhook_messages set status = 'cancelled' where id = any($11::text[])
+         update webhook_messages set status = 'cancelled' where id = any($5::text[])
        ),
-       healthy as (
-         update webhook_endpoints set failing_since = null
-          where id = any($12::text[]) and failing_since is not null
-       )
-       update webhook_endpoints
-          set failing_since = coalesce(failing_since, now()),
-              status = case when failing_since < now() - make_interval(hours => $14) then 'disabled' else status end,
-              disabled_reason = case when failing_since < now() - make_interval(hours => $14)
-                then 'every delivery failed for ' || $14 || ' hours' else disabled_reason end,
-              updated_at = case when failing_since < now() - make_interval(hours => $14) then now() else updated_at end
-        where id = any($13::text[]) and status = 'enabled'`,
+       ${attemptsAndHealth(6)}
+       select count(*) from messages`,
       [
         attempts.map((a) => a.messageId),
-        attempts.map((a) => a.endpointId),
-        attempts.map((a) => a.at),
-        attempts.map((a) => (a.result.ok ? 'succeeded' : 'failed')),
-        attempts.map((a) => a.result.statusCode),
-        attempts.map((a) => a.result.durationMs),
-        attempts.map((a) => a.result.error),
-        attempts.map((a) => a.result.responseExcerpt),
         attempts.map((a) => a.result.ok),
         attempts.map((a) => a.final),
+        attempts.map((a) => a.at),
         cancelled,
-        healthy,
-        failing,
-        this.#options.disableAfterHours,
+        ...this.#attemptsAndHealthParams(attempts),
       ],
     );
+  }
+
+  /**
+   * The values of attemptsAndHealth's parameters for these attempts; logs the endpoints that
+   * failed.
+   */
+  #attemptsAndHealthParams(attempts: Attempt[]): unknown[] {
+    const healthy = [...new Set(attempts.filter((a) => a.result.ok).map((a) => a.endpointId))];
+    const failing = [
+      ...new Set(attempts.filter((a) => !a.result.ok).map((a) => a.endpointId)),
+    ].filter((id) => !healthy.includes(id));
     for (const id of failing) {
       this.#options.logger.debug({ endpointId: id }, 'webhook delivery failed');
     }
+    return [
+      attempts.map((a) => a.messageId),
+      attempts.map((a) => a.endpointId),
+      attempts.map((a) => a.at),
+      attempts.map((a) => (a.result.ok ? 'succeeded' : 'failed')),
+      attempts.map((a) => a.result.statusCode),
+      attempts.map((a) => a.result.durationMs),
+      attempts.map((a) => a.result.error),
+      attempts.map((a) => a.result.responseExcerpt),
+      healthy,
+      failing,
+      this.#options.disableAfterHours,
+    ];
   }
+}
+
+/**
+ * Statements (as `with` clauses, after one named `messages` that returns the ids of the messages
+ * written) recording attempts and the endpoints' health, from parameter `$n` on, whose values
+ * `#attemptsAndHealthParams` gives: each attempt (its message, endpoint, time, outcome, status,
+ * duration, error, excerpt), kept only with its message; the endpoints an attempt reached, no
+ * longer failing; those every attempt failed, failing since now if they were not, disabled once
+ * that has lasted the given hours.
+ */
+function attemptsAndHealth(n: number): string {
+  const p = (i: number) => `$${n + i}`;
+  const expired = `failing_since < now() - make_interval(hours => ${p(10)})`;
+  return `attempts as (
+         insert into webhook_attempts (message_id, endpoint_id, attempted_at, outcome, status_code,
+                                       duration_ms, error, response_excerpt)
+         select a.* from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::timestamptz[],
+                                ${p(3)}::text[], ${p(4)}::int[], ${p(5)}::int[], ${p(6)}::text[],
+                                ${p(7)}::text[])
+                  as a(message_id, endpoint_id, attempted_at, outcome, status_code, duration_ms,
+                       error, response_excerpt)
+           -- Only with its message: one deleted meanwhile (with its endpoint, whose deletion
+           -- waits for this statement or makes it miss) keeps no attempt.
+           join messages m on m.id = a.message_id
+       ),
+       healthy as (
+         update webhook_endpoints set failing_since = null
+          where id = any(${p(8)}::text[]) and failing_since is not null
+       ),
+       failing as (
+         update webhook_endpoints
+            set failing_since = coalesce(failing_since, now()),
+                status = case when ${expired} then 'disabled' else status end,
+                disabled_reason = case when ${expired}
+                  then 'every delivery failed for ' || ${p(10)} || ' hours' else disabled_reason end,
+                updated_at = case when ${expired} then now() else updated_at end
+          where id = any(${p(9)}::text[]) and status = 'enabled'
+       )`;
 }
 
 /**

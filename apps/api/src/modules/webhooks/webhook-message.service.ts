@@ -136,11 +136,16 @@ export async function purgeWebhookMessages(em: EntityManager): Promise<number> {
   return Number(row?.purged ?? 0);
 }
 
-/** Seconds since the oldest message not yet delivered (nor given up) was made; 0 when none. */
+/**
+ * Seconds since the oldest message not yet delivered (nor given up) was made; 0 when none. Messages
+ * a replica is sending at once are written after their first attempt: until then their lease
+ * stands for them.
+ */
 export async function oldestUndeliveredAgeSeconds(em: EntityManager): Promise<number> {
   const [row] = await run<{ age: string | null }>(em, {
-    text: `select extract(epoch from now() - min(created_at)) as age
-       from webhook_messages where status = 'pending'`,
+    text: `select extract(epoch from now() - least(
+         (select min(created_at) from webhook_messages where status = 'pending'),
+         (select min(first_change_at) from webhook_fanout_leases))) as age`,
     params: [],
   });
   return row?.age ? Math.max(0, Number(row.age)) : 0;

@@ -1,0 +1,145 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { entities } from '../../src/modules/entities';
+import {
+  createTenantIn,
+  request,
+  startApi,
+  stopAll,
+  until,
+  type ApiProcess,
+} from '../scale/harness';
+import { createScratchDatabase } from '../setup';
+import { Receiver } from './receiver-process';
+
+/**
+ * An API instance killed (SIGKILL) while it sends a round's messages itself, before it has
+ * recorded them: another instance sends them once the round's lease has passed, with the same
+ * webhook-ids. A database of its own: the run's shared one is watched by the delivery suite's
+ * instances, which would take the rounds.
+ */
+describe('webhook messages of an instance killed mid-round', () => {
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let orm: Orm;
+  const receiver = new Receiver();
+
+  const env = () => ({
+    DATABASE_URL: database.url,
+    WEBHOOK_WORKER: 'in-process',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_RETRY_DELAY_SECONDS: '1',
+    WEBHOOK_POLL_INTERVAL_MS: '50',
+    RATE_LIMIT_WRITES_PER_MINUTE: '100000',
+    RATE_LIMIT_READS_PER_MINUTE: '100000',
+  });
+
+  const sql = <T>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);
+
+  beforeAll(async () => {
+    database = await createScratchDatabase('boxoffice_webhook_crash');
+    orm = await createOrm({ databaseUrl: database.url, entities });
+    await migrate(orm);
+    await receiver.start();
+  });
+
+  afterAll(async () => {
+    await stopAll();
+    await receiver.stop();
+    await orm?.close();
+    await database?.drop();
+  });
+
+  it('sends every message again, once, with the same webhook-id, after its lease', async () => {
+    // Answers may take 2 s and a round's lease is 10 s: a message not started 5.5 s after its
+    // round is left to the queue, so at the kill the other two are still waiting in memory.
+    let api: ApiProcess = await startApi({
+      ...env(),
+      WEBHOOK_LEASE_SECONDS: '10',
+      WEBHOOK_TIMEOUT_MS: '2000',
+    });
+    const tenant = await createTenantIn(orm);
+    const created = await request(api.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
+      key: tenant.key,
+      body: { url: receiver.url('door'), events: ['event.created'] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const secret = created.body.data.secret as string;
+    // The first delivery is answered late: the instance is killed before it has the answer.
+    await receiver.plan('door', [{ status: 200, delayMs: 1500 }]);
+    for (let i = 0; i < 3; i++) {
+      const event = await request(api.baseUrl, 'POST', '/api/v1/events', {
+        key: tenant.key,
+        body: {
+          name: `Door ${i}`,
+          timezone: 'Europe/London',
+          starts_at: '2027-05-01T18:00:00Z',
+          ends_at: '2027-05-01T22:00:00Z',
+          currency: 'GBP',
+        },
+      });
+      expect(event.status).toBe(201);
+    }
+    const [last] = await sql<{ tx: string; pos: string }>(
+      `select transaction_id::text as tx, position::text as pos from change_records
+        where organisation_id = ? order by transaction_id desc, position desc limit 1`,
+      [tenant.organisationId],
+    );
+    await until('the round past the three changes', async () => {
+      const [state] = await sql<{ past: boolean }>(
+        `select (transaction_id, position) >= (?::xid8, ?::bigint) as past from webhook_fanout_state`,
+        [last!.tx, last!.pos],
+      );
+      return state!.past;
+    });
+    const [first] = await until('the first delivery', async () => {
+      const got = await receiver.received('door');
+      return got.length >= 1 && got;
+    });
+    const exit = await api.stop('SIGKILL');
+    expect(exit.signal).toBe('SIGKILL');
+    // Nothing was written but the round's lease: the messages lived in the killed process.
+    expect(await sql(`select id from webhook_messages`)).toEqual([]);
+    expect(await sql(`select id from webhook_fanout_leases`)).toHaveLength(1);
+
+    api = await startApi(env());
+    const received = await until(
+      'the three messages, the first one twice',
+      async () => {
+        const got = await receiver.received('door');
+        return got.length >= 4 && got;
+      },
+      { timeoutMs: 30_000 },
+    );
+    const events = received.map(
+      (delivery) =>
+        new Webhook(secret).verify(delivery.body, delivery.headers) as {
+          id: string;
+          data: { object: { name: string } };
+        },
+    );
+    expect(new Set(events.map((event) => event.id)).size).toBe(3);
+    expect(events.map((event) => event.data.object.name).sort()).toEqual([
+      'Door 0',
+      'Door 0',
+      'Door 1',
+      'Door 2',
+    ]);
+    const again = received
+      .slice(1)
+      .find((d) => d.headers['webhook-id'] === first!.headers['webhook-id']);
+    expect(again?.body).toBe(first!.body);
+    const messages = await until('the three recorded as delivered', async () => {
+      const rows = await sql<{ id: string; status: string }>(
+        `select id, status from webhook_messages order by id`,
+      );
+      return rows.length === 3 && rows.every((row) => row.status === 'delivered') && rows;
+    });
+    expect(new Set(messages.map((row) => row.id))).toEqual(new Set(events.map((e) => e.id)));
+    expect(await sql(`select id from webhook_fanout_leases`)).toEqual([]);
+    // And no further delivery.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await receiver.received('door')).toHaveLength(4);
+  }, 60_000);
+});

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const receiverScript = fileURLToPath(new URL('./receiver.mjs', import.meta.url));
+
+/** A delivery as the receiver process kept it. */
+export interface Delivery {
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+/** The webhook receiver (receiver.mjs) as a process of its own on loopback. */
+export class Receiver {
+  child!: ChildProcess;
+  port = 0;
+
+  async start(port = 0): Promise<void> {
+    this.child = spawn(process.execPath, [receiverScript, String(port)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    this.port = await new Promise<number>((resolve, reject) => {
+      this.child.once('error', reject);
+      this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        const match = /listening (\d+)/.exec(chunk);
+        if (match) resolve(Number(match[1]));
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+
+  url(name: string): string {
+    return `http://127.0.0.1:${this.port}/hooks/${name}`;
+  }
+
+  async plan(
+    name: string,
+    statuses: (number | { status: number; delayMs: number })[],
+  ): Promise<void> {
+    await fetch(`http://127.0.0.1:${this.port}/plans/${name}`, {
+      method: 'PUT',
+      body: JSON.stringify(statuses),
+    });
+  }
+
+  async received(name: string): Promise<Delivery[]> {
+    const response = await fetch(`http://127.0.0.1:${this.port}/received/${name}`);
+    return (await response.json()) as Delivery[];
+  }
+}
