@@ -11,7 +11,7 @@ import {
   type ApiProcess,
 } from '../scale/harness';
 import { createScratchDatabase } from '../setup';
-import { Receiver } from './receiver-process';
+import { deliveringApiEnv, Receiver } from './harness';
 
 /**
  * An API instance killed (SIGKILL) while it sends a round's messages itself, before it has
@@ -24,16 +24,7 @@ describe('webhook messages of an instance killed mid-round', () => {
   let orm: Orm;
   const receiver = new Receiver();
 
-  const env = () => ({
-    DATABASE_URL: database.url,
-    WEBHOOK_WORKER: 'in-process',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_ALLOW_HTTP: 'true',
-    WEBHOOK_RETRY_DELAY_SECONDS: '1',
-    WEBHOOK_POLL_INTERVAL_MS: '50',
-    RATE_LIMIT_WRITES_PER_MINUTE: '100000',
-    RATE_LIMIT_READS_PER_MINUTE: '100000',
-  });
+  const env = () => deliveringApiEnv(database.url);
 
   const sql = <T>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);
 

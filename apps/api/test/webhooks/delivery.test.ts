@@ -8,7 +8,7 @@ import { rotateSecret } from '../../src/modules/webhooks/webhook-endpoint.servic
 import { addOrder, buildPayout, cancelFixtureOrder } from '../fixtures';
 import { call, createTenant, getTestOrm, startTestServer, type TestServer } from '../setup';
 import { request, sleep, startApi, stopAll, until, type ApiProcess } from '../scale/harness';
-import { Receiver, type Delivery } from './receiver-process';
+import { deliveringApiEnv, Receiver, type Delivery } from './harness';
 
 /**
  * Webhooks end to end: two real API processes (each also delivering, as every replica does by
@@ -79,14 +79,7 @@ const verify = (secret: string, delivery: Delivery) =>
   };
 
 const apiEnv = () => ({
-  DATABASE_URL: databaseUrl,
-  WEBHOOK_WORKER: 'in-process',
-  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-  WEBHOOK_ALLOW_HTTP: 'true',
-  WEBHOOK_RETRY_DELAY_SECONDS: '1',
-  WEBHOOK_POLL_INTERVAL_MS: '50',
-  RATE_LIMIT_WRITES_PER_MINUTE: '100000',
-  RATE_LIMIT_READS_PER_MINUTE: '100000',
+  ...deliveringApiEnv(databaseUrl),
   METRICS_TOKEN: 'metrics-token-for-the-delivery-tests',
 });
 

@@ -3,6 +3,22 @@ import { fileURLToPath } from 'node:url';
 
 const receiverScript = fileURLToPath(new URL('./receiver.mjs', import.meta.url));
 
+/**
+ * An API instance (scale/harness.ts `startApi`) on `databaseUrl` that delivers webhooks itself,
+ * to loopback receivers over plain HTTP, looking for changes every 50 ms and retrying after a
+ * second, with rate limits no test reaches.
+ */
+export const deliveringApiEnv = (databaseUrl: string) => ({
+  DATABASE_URL: databaseUrl,
+  WEBHOOK_WORKER: 'in-process',
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_RETRY_DELAY_SECONDS: '1',
+  WEBHOOK_POLL_INTERVAL_MS: '50',
+  RATE_LIMIT_WRITES_PER_MINUTE: '100000',
+  RATE_LIMIT_READS_PER_MINUTE: '100000',
+});
+
 /** A delivery as the receiver process kept it. */
 export interface Delivery {
   headers: Record<string, string>;
