@@ -169,6 +169,28 @@ describe('webhook messages', () => {
     expect(left.map((row) => row.id)).toEqual([recent]);
   });
 
+  it('waiting in a replica for their first attempt (under its lease) count as undelivered', async () => {
+    const { oldestUndeliveredAgeSeconds, WEBHOOK_RETENTION_DAYS } =
+      await import('../../src/modules/webhooks/webhook-message.service');
+    const em = (await getTestOrm()).em.fork();
+    // Older than any message kept: the age can only come from the lease. Not yet expired, so no
+    // instance recovers it meanwhile.
+    const days = WEBHOOK_RETENTION_DAYS + 10;
+    const [lease] = await em.execute<{ id: string }[]>(
+      `insert into webhook_fanout_leases (after_transaction_id, after_position,
+         through_transaction_id, through_position, first_change_at, expires_at)
+       values ('0', 0, '0', 0, now() - make_interval(days => ?), now() + interval '1 hour')
+       returning id::text`,
+      [days],
+    );
+    try {
+      expect(await oldestUndeliveredAgeSeconds(em)).toBeGreaterThanOrEqual(days * 86_400);
+    } finally {
+      await em.execute(`delete from webhook_fanout_leases where id = ?`, [lease!.id]);
+    }
+    expect(await oldestUndeliveredAgeSeconds(em)).toBeLessThan(days * 86_400);
+  });
+
   it('go with their endpoint: deleting it deletes its messages and their attempts', async () => {
     const { sendTestEvent } = await import('../../src/modules/webhooks/webhook-message.service');
     const tenant = await createTenant();
