@@ -506,6 +506,32 @@ describe('webhook delivery', () => {
     await sleep(1500);
     expect((await receiver.received(endpoint.name)).length).toBe(deliveries);
   });
+
+  it('keeps no message or attempt of an endpoint deleted while a delivery to it was under way', async () => {
+    const tenant = await createTenant();
+    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    await receiver.plan(endpoint.name, [{ status: 200, delayMs: 1500 }]);
+    await request(a.baseUrl, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      body: eventBody('Deleted meanwhile'),
+    });
+    await until('the delivery under way', async () => {
+      return (await receiver.received(endpoint.name)).length === 1;
+    });
+    const deleted = await request(a.baseUrl, 'DELETE', `/api/v1/webhook_endpoints/${endpoint.id}`, {
+      key: tenant.key,
+    });
+    expect(deleted.status).toBe(200);
+    // The answer comes, and the attempt is recorded or not: nothing of the endpoint is left.
+    await sleep(2500);
+    const orm = await getTestOrm();
+    const rows = await orm.em.fork().execute(
+      `select id from webhook_messages where endpoint_id = ?
+         union all select message_id from webhook_attempts where endpoint_id = ?`,
+      [endpoint.id, endpoint.id],
+    );
+    expect(rows).toEqual([]);
+  });
 });
 
 describe('webhook URLs', () => {
