@@ -116,6 +116,10 @@ const MESSAGE_PAYLOAD = `coalesce(m.payload,
 const ENDPOINT_TAKES = `e.organisation_id = c.organisation_id and e.status = 'enabled'
   and (e.events @> array['*'] or e.events @> array[c.type]) and e.created_at <= c.created_at`;
 
+/** What a message to endpoint `e` needs of it (`Endpoint`, with its id as `endpoint_id`). */
+const ENDPOINT_COLUMNS = `e.id as endpoint_id, e.url, e.secret, e.previous_secret,
+  e.previous_secret_expires_at, e.failing_since`;
+
 const FANOUT_BATCH = 500;
 const DELIVERY_BATCH = 25;
 
@@ -169,12 +173,10 @@ interface DirectMessage {
   sendBy: number;
 }
 
-/** A first attempt made, to be recorded with its message. */
+/** A first attempt made, to be recorded with its message (not written yet). */
 interface DirectAttempt {
   direct: DirectMessage;
-  at: Date;
-  result: DeliveryResult;
-  final: boolean;
+  attempt: Attempt;
 }
 
 /** One endpoint's messages to send at once, one after another in the order they were made. */
@@ -200,6 +202,7 @@ interface DirectLine {
  */
 export class WebhookEngine {
   readonly #options: WebhookEngineOptions;
+  readonly #leaseSeconds: number;
   #queue: PgBoss | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** When `#timer` fires (this process's clock), while it is set. */
@@ -228,11 +231,8 @@ export class WebhookEngine {
 
   constructor(options: WebhookEngineOptions) {
     this.#options = options;
+    this.#leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     this.#followingCommits = options.followsCommits ?? false;
-  }
-
-  get #leaseSeconds(): number {
-    return this.#options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   }
 
   get #boss(): PgBoss {
@@ -436,8 +436,7 @@ export class WebhookEngine {
          ),
          matched as (
            select c.transaction_id, c.position, c.organisation_id, c.type, c.created_at,
-                  e.id as endpoint_id, e.url, e.secret, e.previous_secret,
-                  e.previous_secret_expires_at, e.failing_since
+                  ${ENDPOINT_COLUMNS}
              from batch c join webhook_endpoints e on ${ENDPOINT_TAKES}
            -- Held until the messages are made: deleting the endpoint waits, then deletes them.
            for key share of e
@@ -618,8 +617,7 @@ export class WebhookEngine {
     }[]) {
       const { rows } = await db.executeSql(
         `select c.position::text as pos, c.organisation_id, c.type, c.created_at,
-                e.id as endpoint_id, e.url, e.secret, e.previous_secret,
-                e.previous_secret_expires_at, e.failing_since, c.data::text as data
+                ${ENDPOINT_COLUMNS}, c.data::text as data
            from change_records c join webhook_endpoints e on ${ENDPOINT_TAKES}
           where (c.transaction_id, c.position) > ($1::xid8, $2::bigint)
             and (c.transaction_id, c.position) <= ($3::xid8, $4::bigint)
@@ -679,9 +677,13 @@ export class WebhookEngine {
           const { at, result } = await this.#attempt(message.id, message.endpoint, message.payload);
           this.#attempted.push({
             direct,
-            at,
-            result,
-            final: !result.ok && this.#options.retryLimit === 0,
+            attempt: {
+              messageId: message.id,
+              endpointId,
+              at,
+              result,
+              final: !result.ok && this.#options.retryLimit === 0,
+            },
           });
         } catch (error) {
           this.#options.logger.warn({ err: error, messageId: message.id }, 'webhook not sent');
@@ -740,7 +742,8 @@ export class WebhookEngine {
         lease.unrecorded -= 1;
         if (lease.unrecorded === 0) ended.push(lease.id);
       }
-      const toQueue = handOff.length > 0 || attempts.some((a) => !a.result.ok && !a.final);
+      const toQueue =
+        handOff.length > 0 || attempts.some(({ attempt }) => !attempt.result.ok && !attempt.final);
       let tx: Awaited<ReturnType<NonNullable<IDatabase['beginTransaction']>>> | undefined;
       try {
         // The usual case, every attempt a success: one statement, no transaction around it.
@@ -792,16 +795,9 @@ export class WebhookEngine {
     ended: string[],
   ): Promise<Set<string>> {
     const messages = [
-      ...attempts.map((a) => ({ message: a.direct.message, attempt: a })),
+      ...attempts.map(({ direct, attempt }) => ({ message: direct.message, attempt })),
       ...unsent.map((d) => ({ message: d.message, attempt: undefined })),
     ];
-    const logged = attempts.map((a) => ({
-      messageId: a.direct.message.id,
-      endpointId: a.direct.message.endpoint.id,
-      at: a.at,
-      result: a.result,
-      final: a.final,
-    }));
     const { rows } = await db.executeSql(
       `with endpoints as (
          select id from webhook_endpoints where id = any($1::text[]) for key share
@@ -844,7 +840,7 @@ export class WebhookEngine {
         messages.map(({ attempt }) => attempt?.final ?? false),
         messages.map(({ attempt }) => attempt?.at ?? null),
         ended,
-        ...this.#attemptsAndHealthParams(logged),
+        ...this.#attemptsAndHealthParams(attempts.map(({ attempt }) => attempt)),
       ],
     );
     return new Set((rows as { id: string }[]).map((row) => row.id));
