@@ -20,7 +20,7 @@ export interface DeliveryOptions extends UrlPolicy {
 /** Connections to one receiver kept open between deliveries (a busy endpoint gets many). */
 const CONNECTIONS_PER_ORIGIN = 16;
 
-let undici: Promise<typeof Undici> | undefined;
+let undici: typeof Undici | undefined;
 /** One connection pool per address policy: its `lookup` refuses what the policy refuses. */
 const agents = new Map<boolean, Undici.Agent>();
 
@@ -29,10 +29,8 @@ const agents = new Map<boolean, Undici.Agent>();
  * delivery with it costs about half the CPU of one with `node:http`, in the sender and in the
  * receiver alike (bench/README.md).
  */
-async function agentFor(
-  policy: UrlPolicy,
-): Promise<{ agent: Undici.Agent; request: typeof Undici.request }> {
-  const { Agent, request } = await (undici ??= import('undici'));
+async function agentFor(policy: UrlPolicy): Promise<Undici.Agent> {
+  const { Agent } = (undici ??= await import('undici'));
   let agent = agents.get(policy.allowPrivate);
   if (!agent) {
     agent = new Agent({
@@ -42,7 +40,110 @@ async function agentFor(
     });
     agents.set(policy.allowPrivate, agent);
   }
-  return { agent, request };
+  return agent;
+}
+
+/** Where a URL sends to, once its shape is checked: or why it may not be sent to. */
+type Target = { origin: string; path: string } | { refused: string };
+
+/** Targets by policy and URL, so that an endpoint's URL is parsed once, not at every attempt. */
+const targets = new Map<string, Target>();
+const TARGETS_KEPT = 1000;
+
+function targetOf(rawUrl: string, policy: UrlPolicy): Target {
+  const key = `${Number(policy.allowHttp)}${Number(policy.allowPrivate)}${rawUrl}`;
+  let target = targets.get(key);
+  if (!target) {
+    try {
+      const url = checkUrlShape(rawUrl, policy);
+      target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+    } catch (error) {
+      target = { refused: (error as Error).message };
+    }
+    if (targets.size >= TARGETS_KEPT) targets.delete(targets.keys().next().value!);
+    targets.set(key, target);
+  }
+  return target;
+}
+
+/** A receiver's answer: its status, where a redirect pointed, the start of its body. */
+interface Answer {
+  status: number;
+  location: string | undefined;
+  excerpt: Buffer;
+}
+
+class TimedOut extends Error {}
+
+/**
+ * One POST through undici's dispatcher interface (no stream, promise or abort signal per
+ * request beyond this one): settles with the answer once it ends or RESPONSE_EXCERPT_BYTES of its
+ * body have come (the rest is not read: a receiver may answer without end, and the connection is
+ * closed), or fails with the connection's error, or with TimedOut after `timeoutMs` (the request is
+ * then aborted, before it is written if it is still waiting for a connection).
+ */
+function exchange(
+  agent: Undici.Agent,
+  target: { origin: string; path: string },
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let controller: Undici.Dispatcher.DispatchController | undefined;
+    let status = 0;
+    let location: string | undefined;
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    const settle = (error: Error | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve({ status, location, excerpt: Buffer.concat(chunks, kept) });
+    };
+    const timer = setTimeout(() => {
+      settle(new TimedOut());
+      controller?.abort(new TimedOut());
+    }, timeoutMs);
+    try {
+      agent.dispatch(
+        { origin: target.origin, path: target.path, method: 'POST', headers, body },
+        {
+          onRequestStart(started) {
+            controller = started;
+            if (settled) started.abort(new TimedOut());
+          },
+          onResponseStart(_, statusCode, answerHeaders) {
+            // 1xx answers are interim: the final one follows.
+            if (statusCode < 200) return;
+            status = statusCode;
+            const value = answerHeaders.location;
+            location = Array.isArray(value) ? value[0] : value;
+          },
+          onResponseData(current, chunk) {
+            if (settled) return;
+            const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept);
+            chunks.push(part);
+            kept += part.length;
+            if (kept >= RESPONSE_EXCERPT_BYTES) {
+              settle(undefined);
+              current.abort(new Error('answer longer than its excerpt: not read further'));
+            }
+          },
+          onResponseEnd() {
+            settle(undefined);
+          },
+          onResponseError(_, error) {
+            settle(error);
+          },
+        },
+      );
+    } catch (error) {
+      settle(error as Error);
+    }
+  });
 }
 
 /**
@@ -64,60 +165,33 @@ export async function deliver(
   const failure = (error: string, statusCode: number | null = null) =>
     result({ ok: false, statusCode, error, responseExcerpt: null });
 
-  let url: URL;
+  const target = targetOf(rawUrl, options);
+  if ('refused' in target) return failure(target.refused);
   try {
-    url = checkUrlShape(rawUrl, options);
-  } catch (error) {
-    return failure((error as Error).message);
-  }
-  const { agent, request } = await agentFor(options);
-  // The whole exchange (connecting, the answer's head and its excerpt) within the timeout.
-  const abort = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    abort.abort();
-  }, options.timeoutMs);
-  try {
-    const response = await request(url, {
-      method: 'POST',
-      dispatcher: agent,
-      signal: abort.signal,
-      headers: {
+    const { status, location, excerpt } = await exchange(
+      agents.get(options.allowPrivate) ?? (await agentFor(options)),
+      target,
+      body,
+      {
         ...headers,
         'content-type': 'application/json',
         'user-agent': options.userAgent ?? 'Boxoffice-Webhooks/1',
       },
-      body,
-    });
-    const status = response.statusCode;
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      chunks.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept));
-      kept += Math.min(chunk.length, RESPONSE_EXCERPT_BYTES - kept);
-      // Enough to show: the rest is not read (a receiver may answer without end).
-      if (kept >= RESPONSE_EXCERPT_BYTES) {
-        response.body.destroy();
-        break;
-      }
-    }
-    const excerpt = Buffer.concat(chunks).toString('utf8').replaceAll('\0', '') || null;
+      options.timeoutMs,
+    );
     const ok = status >= 200 && status < 300;
     let error: string | null = null;
     if (!ok) {
-      const location = response.headers.location;
       error =
         status >= 300 && status < 400
-          ? `redirect to ${(Array.isArray(location) ? location[0] : location) ?? '(no location)'} not followed`
+          ? `redirect to ${location ?? '(no location)'} not followed`
           : `HTTP ${status}`;
     }
-    return result({ ok, statusCode: status, error, responseExcerpt: excerpt });
+    const text = excerpt.length === 0 ? '' : excerpt.toString('utf8').replaceAll('\0', '');
+    return result({ ok, statusCode: status, error, responseExcerpt: text || null });
   } catch (caught) {
-    if (timedOut) return failure(`no answer within ${options.timeoutMs} ms`);
+    if (caught instanceof TimedOut) return failure(`no answer within ${options.timeoutMs} ms`);
     return failure(describe(caught));
-  } finally {
-    clearTimeout(timer);
   }
 }
 
