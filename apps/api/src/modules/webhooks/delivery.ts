@@ -104,8 +104,9 @@ function exchange(
       else resolve({ status, location, excerpt: Buffer.concat(chunks, kept) });
     };
     const timer = setTimeout(() => {
-      settle(new TimedOut());
-      controller?.abort(new TimedOut());
+      const timedOut = new TimedOut();
+      settle(timedOut);
+      controller?.abort(timedOut);
     }, timeoutMs);
     try {
       agent.dispatch(
@@ -169,6 +170,7 @@ export async function deliver(
   if ('refused' in target) return failure(target.refused);
   try {
     const { status, location, excerpt } = await exchange(
+      // Once made, the agent is taken as it is: no wait per delivery.
       agents.get(options.allowPrivate) ?? (await agentFor(options)),
       target,
       body,
