@@ -54,7 +54,7 @@ export function derivedId(kind: IdKind, at: Date, key: string): string {
   const digest = createHash('sha256').update(key).digest();
   let out = '';
   for (let i = 0; i < 16; i++) out += BASE62[digest[i]! % 62];
-  return `${ID_PREFIXES[kind]}_${base62Time(at.getTime(), 8)}${out}`;
+  return `${idsFrom(kind, at)}${out}`;
 }
 
 /** Every id of `kind` made at or after `at` sorts at or above this string; every earlier one below. */

@@ -582,14 +582,7 @@ export class WebhookEngine {
            as m(id, endpoint_id, organisation_id, type, position, created_at)
        on conflict (id) do nothing
        returning id`,
-      [
-        messages.map((m) => m.id),
-        messages.map((m) => m.endpoint.id),
-        messages.map((m) => m.organisationId),
-        messages.map((m) => m.type),
-        messages.map((m) => m.position),
-        messages.map((m) => m.createdAt),
-      ],
+      messageColumns(messages),
     );
     return new Set((rows as { id: string }[]).map((row) => row.id));
   }
@@ -829,12 +822,7 @@ export class WebhookEngine {
        select id from messages where made and status = 'pending'`,
       [
         [...new Set(messages.map(({ message }) => message.endpoint.id))],
-        messages.map(({ message }) => message.id),
-        messages.map(({ message }) => message.endpoint.id),
-        messages.map(({ message }) => message.organisationId),
-        messages.map(({ message }) => message.type),
-        messages.map(({ message }) => message.position),
-        messages.map(({ message }) => message.createdAt),
+        ...messageColumns(messages.map(({ message }) => message)),
         messages.map(({ attempt }) => attempt !== undefined),
         messages.map(({ attempt }) => attempt?.result.ok ?? false),
         messages.map(({ attempt }) => attempt?.final ?? false),
@@ -971,6 +959,21 @@ export class WebhookEngine {
       this.#options.disableAfterHours,
     ];
   }
+}
+
+/**
+ * A message's columns as the statements that write messages take them, one array each: id,
+ * endpoint, organisation, type, change record position, created_at.
+ */
+function messageColumns(messages: NewMessage[]): unknown[][] {
+  return [
+    messages.map((m) => m.id),
+    messages.map((m) => m.endpoint.id),
+    messages.map((m) => m.organisationId),
+    messages.map((m) => m.type),
+    messages.map((m) => m.position),
+    messages.map((m) => m.createdAt),
+  ];
 }
 
 /**
