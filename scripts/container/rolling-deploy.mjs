@@ -203,14 +203,19 @@ async function scanner(base, key, ticket, eventId) {
   }
 }
 
-/** Waits until nginx has sent requests to replica `r` since `since`, and they were answered. */
+/**
+ * Waits until nginx has sent requests to replica `r` since `since`, and they were answered. The
+ * log's times are whole seconds and the new replica listens on its predecessor's port: only a line
+ * from a second that began at `since` or later is surely the new replica's, not the old one's last
+ * answers (a replica can stop and be ready again within one second).
+ */
 async function waitForTraffic(r, since) {
   const address = `127.0.0.1:${r.port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     const served = (await accessLog()).some(
       (entry) =>
-        Date.parse(entry.time) >= Math.floor(since / 1000) * 1000 &&
+        Date.parse(entry.time) >= since &&
         entry.upstream === address &&
         entry.status < 500,
     );
