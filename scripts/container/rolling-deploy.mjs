@@ -215,9 +215,7 @@ async function waitForTraffic(r, since) {
   for (;;) {
     const served = (await accessLog()).some(
       (entry) =>
-        Date.parse(entry.time) >= since &&
-        entry.upstream === address &&
-        entry.status < 500,
+        Date.parse(entry.time) >= since && entry.upstream === address && entry.status < 500,
     );
     if (served) return;
     if (Date.now() > deadline) throw new Error(`nginx sent nothing to replica ${r.n}`);
