@@ -128,12 +128,13 @@ describe('PostgreSQL frozen under load', () => {
     await sleep(3 * BOUND_MS);
     await db.thaw();
     phase = 'after';
-    // Recovery: once thawed, requests succeed again without a restart.
+    // Recovery: once thawed, requests are answered from the database again without a restart
+    // (a check-in of a ticket scanned before, once the list has wrapped, is a 409 from it).
     await until(
-      'requests to succeed after the thaw',
+      'requests to be answered after the thaw',
       () => {
         const recent = outcomes.filter((outcome) => outcome.phase === 'after').slice(-12);
-        return recent.length === 12 && recent.every((o) => o.status === 200 || o.status === 201);
+        return recent.length === 12 && recent.every((o) => [200, 201, 409].includes(o.status!));
       },
       { timeoutMs: 15_000 },
     );
