@@ -26,6 +26,11 @@ describe('isoTime', () => {
     }
   });
 
+  it('renders a time again the same after others came between', () => {
+    const times = [5, 5, Date.UTC(2026, 10, 23), 5, -1, 5, 8.64e15, 8.64e15, 5];
+    for (const time of times) expect(isoTime(new Date(time))).toBe(new Date(time).toISOString());
+  });
+
   it('throws for an invalid date, as toISOString does', () => {
     expect(() => isoTime(new Date(Number.NaN))).toThrow(RangeError);
   });

@@ -42,6 +42,30 @@ function shapeOf(em: EntityManager, entity: EntityName<object>): RowShape {
 export const columnsOf = <T extends object>(em: EntityManager, entity: EntityName<T>): string =>
   shapeOf(em, entity as EntityName<object>).columns;
 
+const texts = new WeakMap<object, Map<(em: EntityManager) => string, string>>();
+
+/**
+ * A statement text that names entities' columns (`columnsOf`), built by `build` once per ORM and
+ * the same string at every call after. `run` (db/sql.ts) finds a statement's prepared form by its
+ * text: a text composed anew at each call is copied and hashed whole at each run (a check-in's
+ * statements are 2 KB of text), one built once is found at a glance. `build` must be declared
+ * once (a module's function), not made per call: it is the key.
+ */
+export function fixedText(em: EntityManager, build: (em: EntityManager) => string): string {
+  const metadata = em.getMetadata();
+  let perOrm = texts.get(metadata);
+  if (!perOrm) {
+    perOrm = new Map();
+    texts.set(metadata, perOrm);
+  }
+  let text = perOrm.get(build);
+  if (text === undefined) {
+    text = build(em);
+    perOrm.set(build, text);
+  }
+  return text;
+}
+
 /** The number written by the ASCII digits of `text[start, end)`, or NaN if any is not a digit. */
 function digits(text: string, start: number, end: number): number {
   let value = 0;

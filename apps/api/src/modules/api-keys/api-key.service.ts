@@ -132,6 +132,16 @@ interface KeyRow {
   plan: Plan;
 }
 
+// Statement texts built once (see `fixedText`, db/rows.ts): a key is looked up on every request.
+const KEY_LOOKUP_TEXT = `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
+         k.revoked_at is not null as revoked,
+         (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
+    from api_keys k join organisations o on o.id = k.organisation_id
+   where k.key_hash = ?`;
+const TOUCH_KEY_TEXT = `update api_keys set last_used_at = now()
+   where id = ?
+     and (last_used_at is null or last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds')`;
+
 /**
  * Finds the active key for a raw bearer token, with its organisation's plan, in one indexed query.
  * Nothing is cached, so a revocation or plan change applies to the very next request on every
@@ -143,14 +153,7 @@ export async function authenticateKey(
 ): Promise<AuthenticatedKey | null> {
   if (!KEY_PATTERN.test(raw)) return null;
   const keyHash = hashKey(raw);
-  const rows = await run<KeyRow>(em, {
-    text: `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
-                  k.revoked_at is not null as revoked,
-                  (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
-             from api_keys k join organisations o on o.id = k.organisation_id
-            where k.key_hash = ?`,
-    params: [keyHash],
-  });
+  const rows = await run<KeyRow>(em, { text: KEY_LOOKUP_TEXT, params: [keyHash] });
   const row = rows[0];
   if (!row || row.revoked) return null;
   // The index lookup already matched; the constant-time comparison keeps the final check free of
@@ -166,10 +169,5 @@ export async function authenticateKey(
 }
 
 function touchKey(em: EntityManager, id: string): Promise<unknown> {
-  return run(em, {
-    text: `update api_keys set last_used_at = now()
-            where id = ?
-              and (last_used_at is null or last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds')`,
-    params: [id],
-  }).catch(() => undefined);
+  return run(em, { text: TOUCH_KEY_TEXT, params: [id] }).catch(() => undefined);
 }

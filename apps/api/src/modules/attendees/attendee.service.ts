@@ -1,9 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { getOwned, iso, likeEscape } from '../../db/context';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
-import { columnsOf, fromRow } from '../../db/rows';
+import { columnsOf, fixedText, fromRow } from '../../db/rows';
 import type { Statement } from '../../db/sql';
 import { Attendee } from './attendee.entity';
 
@@ -93,12 +94,16 @@ export function followAdmission(
   at: Date,
 ): Statement {
   return {
-    text: `update attendees set checked_in = ?, updated_at = ?
-            where id = ? and organisation_id = ? and checked_in <> ?
-            returning ${columnsOf(ctx.em, Attendee)}`,
+    text: fixedText(ctx.em, followAdmissionText),
     params: [inside, at, attendeeId, ctx.organisationId, inside],
   };
 }
+
+/** `followAdmission`'s statement. */
+export const followAdmissionText = (em: EntityManager): string =>
+  `update attendees set checked_in = ?, updated_at = ?
+    where id = ? and organisation_id = ? and checked_in <> ?
+    returning ${columnsOf(em, Attendee)}`;
 
 /** A row returned by `followAdmission`'s statement, as the attendee. */
 export const followedAttendee = (ctx: TenantContext, row: Record<string, unknown>): Attendee =>

@@ -33,7 +33,6 @@ export async function recordChanges(ctx: TenantContext, changes: readonly Change
   if (!ctx.em.isInTransaction()) {
     throw new Error('change records must be written in the transaction of their change');
   }
-  const rows = changes.map(() => '(?, ?, ?, ?::jsonb)').join(', ');
   const params = changes.flatMap((change) => [
     ctx.organisationId,
     change.type,
@@ -41,9 +40,17 @@ export async function recordChanges(ctx: TenantContext, changes: readonly Change
     JSON.stringify(change.object),
   ]);
   await run(ctx.em, {
-    text: `insert into change_records (organisation_id, type, object_id, data) values ${rows}`,
+    text: insertText(changes.length),
     params,
   });
+}
+
+/** The insert of `count` change records, built once per count (see `fixedText`, db/rows.ts). */
+const insertTexts: string[] = [];
+function insertText(count: number): string {
+  return (insertTexts[count] ??=
+    `insert into change_records (organisation_id, type, object_id, data)
+     values ${Array.from({ length: count }, () => '(?, ?, ?, ?::jsonb)').join(', ')}`);
 }
 
 /** Deletes change records past their retention; returns how many. */

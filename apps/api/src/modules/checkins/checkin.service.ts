@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type {
   Checkin as CheckinResource,
   CheckinCreate,
@@ -8,14 +9,16 @@ import { conflict, notFound, unprocessable } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { getOwned, inTransaction, iso } from '../../db/context';
 import { findPage, type ListFilter, type Page, type PageRequest } from '../../db/pages';
+import { fixedText } from '../../db/rows';
 import { run } from '../../db/sql';
 import {
   followAdmission,
+  followAdmissionText,
   followedAttendee,
   toAttendeeResource,
 } from '../attendees/attendee.service';
 import { recordChanges } from '../changes/change.service';
-import { admission, lockTicket, toTicketResource } from '../tickets/ticket.service';
+import { ADMISSION_TEXT, admission, lockTicket, toTicketResource } from '../tickets/ticket.service';
 import { Checkin } from './checkin.entity';
 
 export const toCheckinResource = (checkin: RecordedCheckin): CheckinResource => ({
@@ -74,6 +77,22 @@ export type RecordedCheckin = Pick<
 >;
 
 /**
+ * The scan's writes as one statement: the ticket's admission, the check-in's insert, and the
+ * attendee following its ticket (the statements of `admission` and `followAdmission`). The
+ * statements of a WITH run on one snapshot, each exactly once: they touch different rows, and the
+ * foreign keys are checked at commit.
+ */
+const recordCheckinText = (em: EntityManager): string =>
+  `with admitted as (${ADMISSION_TEXT}),
+        recorded as (
+          insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id,
+                                api_key_id, direction, gate, device_id, scanned_at,
+                                created_at, updated_at)
+          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        )
+   ${followAdmissionText(em)}`;
+
+/**
  * A door scan, in one transaction: the ticket row is locked (`SELECT … FOR UPDATE`), its state is
  * checked and changed, the attendee follows, the check-in row is inserted, and the three changes
  * are recorded; all or nothing. Two doors scanning one ticket at once queue on the lock: the first
@@ -123,17 +142,8 @@ export async function recordCheckin(
       updatedAt: now,
     };
     const follow = followAdmission(tx, ticket.attendeeId, entry, now);
-    // The statements of a WITH run on one snapshot, each exactly once: they touch different rows,
-    // and the foreign keys are checked at commit.
     const [followed] = await run(tx.em, {
-      text: `with admitted as (${admitted.statement.text}),
-                  recorded as (
-                    insert into checkins (id, organisation_id, event_id, ticket_id, attendee_id,
-                                          api_key_id, direction, gate, device_id, scanned_at,
-                                          created_at, updated_at)
-                    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                  )
-             ${follow.text}`,
+      text: fixedText(tx.em, recordCheckinText),
       params: [
         ...admitted.statement.params,
         checkin.id,

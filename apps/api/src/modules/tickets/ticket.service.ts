@@ -1,11 +1,11 @@
-import { LockMode } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { Ticket as TicketResource, TicketStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { newTicketCode } from '../../core/ids';
 import { getOwned, iso, isoOrNull } from '../../db/context';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
-import { columnsOf, fromRow } from '../../db/rows';
+import { columnsOf, fixedText, fromRow } from '../../db/rows';
 import { run, type Statement } from '../../db/sql';
 import { Ticket } from './ticket.entity';
 
@@ -106,14 +106,22 @@ export async function lockTicket(
   by: { id: string } | { code: string },
 ): Promise<Ticket | null> {
   const { em } = ctx;
+  const byId = 'id' in by;
   const [row] = await run(em, {
-    text: `select ${columnsOf(em, Ticket)} from tickets
-            where organisation_id = ? and ${'id' in by ? 'id' : 'code'} = ?
-            for update`,
-    params: [ctx.organisationId, 'id' in by ? by.id : by.code],
+    text: fixedText(em, byId ? lockByIdText : lockByCodeText),
+    params: [ctx.organisationId, byId ? by.id : by.code],
   });
   return row ? fromRow(em, Ticket, row) : null;
 }
+
+const lockByIdText = (em: EntityManager) =>
+  `select ${columnsOf(em, Ticket)} from tickets where organisation_id = ? and id = ? for update`;
+const lockByCodeText = (em: EntityManager) =>
+  `select ${columnsOf(em, Ticket)} from tickets where organisation_id = ? and code = ? for update`;
+
+/** `admission`'s statement. */
+export const ADMISSION_TEXT =
+  'update tickets set status = ?, checked_in_at = ?, updated_at = ? where id = ?';
 
 /**
  * Admits (entry) or lets out (exit) a ticket locked with `lockTicket`: the ticket as changed, and
@@ -134,7 +142,7 @@ export function admission(
   return {
     changed,
     statement: {
-      text: 'update tickets set status = ?, checked_in_at = ?, updated_at = ? where id = ?',
+      text: ADMISSION_TEXT,
       params: [changed.status, changed.checkedInAt, at, ticket.id],
     },
   };
