@@ -9,30 +9,42 @@ interface RowShape {
   parseDate: (text: string) => unknown;
 }
 
-const shapes = new WeakMap<object, Map<unknown, RowShape>>();
+/** What is worked out once per ORM (its metadata) and kept: entities' row shapes, statement texts. */
+const perOrm = new WeakMap<object, Map<unknown, unknown>>();
 
-function shapeOf(em: EntityManager, entity: EntityName<object>): RowShape {
+/**
+ * The value kept under `key` for this ORM, made by `make(em, key)` the first time. `make` is a
+ * module's function, not a closure: the hot paths (a row read, a statement run) ask for each call.
+ */
+function keptFor<K, V>(em: EntityManager, key: K, make: (em: EntityManager, key: K) => V): V {
   const metadata = em.getMetadata();
-  let perOrm = shapes.get(metadata);
-  if (!perOrm) {
-    perOrm = new Map();
-    shapes.set(metadata, perOrm);
+  let kept = perOrm.get(metadata);
+  if (!kept) {
+    kept = new Map();
+    perOrm.set(metadata, kept);
   }
-  let shape = perOrm.get(entity);
-  if (!shape) {
-    const props = Object.values<{ name: string; fieldNames: string[]; runtimeType: string }>(
-      metadata.get(entity).properties,
-    );
-    const platform = em.getPlatform();
-    shape = {
-      columns: props.map((prop) => `"${prop.fieldNames[0]}" as "${prop.name}"`).join(', '),
-      dates: props.filter((prop) => prop.runtimeType === 'Date').map((prop) => prop.name),
-      parseDate: (text) => platform.parseDate(text),
-    };
-    perOrm.set(entity, shape);
+  let value = kept.get(key) as V | undefined;
+  if (value === undefined) {
+    value = make(em, key);
+    kept.set(key, value);
   }
-  return shape;
+  return value;
 }
+
+function makeShape(em: EntityManager, entity: EntityName<object>): RowShape {
+  const props = Object.values<{ name: string; fieldNames: string[]; runtimeType: string }>(
+    em.getMetadata().get(entity).properties,
+  );
+  const platform = em.getPlatform();
+  return {
+    columns: props.map((prop) => `"${prop.fieldNames[0]}" as "${prop.name}"`).join(', '),
+    dates: props.filter((prop) => prop.runtimeType === 'Date').map((prop) => prop.name),
+    parseDate: (text) => platform.parseDate(text),
+  };
+}
+
+const shapeOf = (em: EntityManager, entity: EntityName<object>): RowShape =>
+  keptFor(em, entity, makeShape);
 
 /**
  * The entity's columns named as its properties, for the hot paths that write plain SQL and still
@@ -42,7 +54,7 @@ function shapeOf(em: EntityManager, entity: EntityName<object>): RowShape {
 export const columnsOf = <T extends object>(em: EntityManager, entity: EntityName<T>): string =>
   shapeOf(em, entity as EntityName<object>).columns;
 
-const texts = new WeakMap<object, Map<(em: EntityManager) => string, string>>();
+const runBuild = (em: EntityManager, build: (em: EntityManager) => string) => build(em);
 
 /**
  * A statement text that names entities' columns (`columnsOf`), built by `build` once per ORM and
@@ -51,20 +63,8 @@ const texts = new WeakMap<object, Map<(em: EntityManager) => string, string>>();
  * statements are 2 KB of text), one built once is found at a glance. `build` must be declared
  * once (a module's function), not made per call: it is the key.
  */
-export function fixedText(em: EntityManager, build: (em: EntityManager) => string): string {
-  const metadata = em.getMetadata();
-  let perOrm = texts.get(metadata);
-  if (!perOrm) {
-    perOrm = new Map();
-    texts.set(metadata, perOrm);
-  }
-  let text = perOrm.get(build);
-  if (text === undefined) {
-    text = build(em);
-    perOrm.set(build, text);
-  }
-  return text;
-}
+export const fixedText = (em: EntityManager, build: (em: EntityManager) => string): string =>
+  keptFor(em, build, runBuild);
 
 /** The number written by the ASCII digits of `text[start, end)`, or NaN if any is not a digit. */
 function digits(text: string, start: number, end: number): number {

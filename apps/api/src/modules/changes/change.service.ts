@@ -45,12 +45,18 @@ export async function recordChanges(ctx: TenantContext, changes: readonly Change
   });
 }
 
-/** The insert of `count` change records, built once per count (see `fixedText`, db/rows.ts). */
+/** Inserts of up to this many change records are built once and kept; larger ones at each call. */
+const KEPT_INSERTS = 16;
 const insertTexts: string[] = [];
+
+/** The insert of `count` change records (see `fixedText`, db/rows.ts, for why texts are kept). */
 function insertText(count: number): string {
-  return (insertTexts[count] ??=
-    `insert into change_records (organisation_id, type, object_id, data)
-     values ${Array.from({ length: count }, () => '(?, ?, ?, ?::jsonb)').join(', ')}`);
+  const kept = insertTexts[count];
+  if (kept !== undefined) return kept;
+  const text = `insert into change_records (organisation_id, type, object_id, data)
+     values ${Array.from({ length: count }, () => '(?, ?, ?, ?::jsonb)').join(', ')}`;
+  if (count <= KEPT_INSERTS) insertTexts[count] = text;
+  return text;
 }
 
 /** Deletes change records past their retention; returns how many. */
