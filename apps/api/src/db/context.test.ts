@@ -119,4 +119,53 @@ describe('boundedTransaction', () => {
     );
     expect(answers).toEqual([1, 1]);
   });
+
+  it('takes a root transaction’s entity manager again only when it ended holding nothing', async () => {
+    const managers: EntityManager[] = [];
+    const plain = () =>
+      boundedTransaction(orm.em, async (tx) => {
+        managers.push(tx);
+        await run(tx, { text: 'select 1 as ok', params: [] });
+      });
+    await plain();
+    await plain();
+    expect(managers[1]).toBe(managers[0]);
+    expect(managers[1]!.isInTransaction()).toBe(false);
+
+    // One that loaded an entity is not taken again, and what it held is not in the next one.
+    const name = `tx-spare-${randomUUID()}`;
+    const id = await boundedTransaction(orm.em.fork(), async (tx) => {
+      const { org } = createAndRename(tx, name);
+      return org.id;
+    });
+    const held = await boundedTransaction(orm.em, async (tx) => {
+      managers.push(tx);
+      return (await tx.findOneOrFail(Organisation, id)).id;
+    });
+    expect(held).toBe(id);
+    await boundedTransaction(orm.em, async (tx) => {
+      managers.push(tx);
+      expect(tx.getUnitOfWork(false).getIdentityMap().values()).toEqual([]);
+    });
+    expect(managers[3]).not.toBe(managers[2]);
+
+    // Transactions at the same time each have their own.
+    const concurrent: EntityManager[] = [];
+    await Promise.all(
+      [0, 1].map(() =>
+        boundedTransaction(orm.em, async (tx) => {
+          concurrent.push(tx);
+          await run(tx, { text: 'select pg_sleep(0.05)', params: [] });
+        }),
+      ),
+    );
+    expect(concurrent[0]).not.toBe(concurrent[1]);
+
+    // A fork of the caller's own entity manager starts with what that one holds: never a spare.
+    const own = orm.em.fork();
+    await boundedTransaction(own, async (tx) => {
+      expect(managers).not.toContain(tx);
+      expect(concurrent).not.toContain(tx);
+    });
+  });
 });

@@ -40,8 +40,7 @@ export async function boundedTransaction<T>(
 ): Promise<T> {
   const started = performance.now();
   const client = await (await pgPool(em)).connect();
-  // As `em.transactional`: the fork starts with what the caller's entity manager already holds.
-  const tx = em.fork({ clear: false });
+  const tx = transactionManager(em);
   const transaction = new PoolTransaction(client);
   let result: { value: T };
   try {
@@ -66,7 +65,34 @@ export async function boundedTransaction<T>(
     EventType.afterTransactionCommit,
     transaction,
   );
+  keepForNext(em, tx);
   return result.value;
+}
+
+/** The most entity managers kept for later transactions per ORM (a few more than the pool's size). */
+const MAX_SPARE_MANAGERS = 32;
+/** Per ORM (its root entity manager): transaction entity managers that ended holding nothing. */
+const spareManagers = new WeakMap<EntityManager, EntityManager[]>();
+
+/**
+ * The entity manager a transaction works in: a fork of `em` that starts with what `em` holds, as
+ * `em.transactional` makes. Forked from the ORM's root entity manager (which holds nothing), a
+ * fork that ended an earlier transaction holding nothing is taken again instead: such a fork is
+ * in the state a new one starts in, and making one costs MikroORM a dozen objects (a unit of
+ * work, an identity map, an entity factory and loader, copies of the filters and the logger
+ * context) and two writes to `process.env`, about 20 µs of a check-in's CPU under load
+ * (bench/README.md).
+ */
+function transactionManager(em: EntityManager): EntityManager {
+  return (em.global ? spareManagers.get(em)?.pop() : undefined) ?? em.fork({ clear: false });
+}
+
+/** Keeps a transaction's entity manager for the next one, when it holds nothing (see above). */
+function keepForNext(em: EntityManager, tx: EntityManager): void {
+  if (!em.global || holdsEntities(tx)) return;
+  let spare = spareManagers.get(em);
+  if (!spare) spareManagers.set(em, (spare = []));
+  if (spare.length < MAX_SPARE_MANAGERS) spare.push(tx);
 }
 
 /**
@@ -79,6 +105,7 @@ function holdsEntities(em: EntityManager): boolean {
   return (
     work.getPersistStack().size > 0 ||
     work.getRemoveStack().size > 0 ||
+    work.getOrphanRemoveStack().size > 0 ||
     work.getIdentityMap().values().length > 0
   );
 }
