@@ -134,10 +134,9 @@ describe('boundedTransaction', () => {
 
     // One that loaded an entity is not taken again, and what it held is not in the next one.
     const name = `tx-spare-${randomUUID()}`;
-    const id = await boundedTransaction(orm.em.fork(), async (tx) => {
-      const { org } = createAndRename(tx, name);
-      return org.id;
-    });
+    const id = await boundedTransaction(orm.em.fork(), (tx) =>
+      Promise.resolve(createAndRename(tx, name).org.id),
+    );
     const held = await boundedTransaction(orm.em, async (tx) => {
       managers.push(tx);
       return (await tx.findOneOrFail(Organisation, id)).id;
@@ -145,6 +144,7 @@ describe('boundedTransaction', () => {
     expect(held).toBe(id);
     await boundedTransaction(orm.em, async (tx) => {
       managers.push(tx);
+      await run(tx, { text: 'select 1 as ok', params: [] });
       expect(tx.getUnitOfWork(false).getIdentityMap().values()).toEqual([]);
     });
     expect(managers[3]).not.toBe(managers[2]);
@@ -163,9 +163,7 @@ describe('boundedTransaction', () => {
 
     // A fork of the caller's own entity manager starts with what that one holds: never a spare.
     const own = orm.em.fork();
-    await boundedTransaction(own, async (tx) => {
-      expect(managers).not.toContain(tx);
-      expect(concurrent).not.toContain(tx);
-    });
+    const forked = await boundedTransaction(own, (tx) => Promise.resolve(tx));
+    expect([...managers, ...concurrent]).not.toContain(forked);
   });
 });
