@@ -4,8 +4,7 @@ import type { TenantContext } from '../../core/context';
 import { getOwned, iso, likeEscape } from '../../db/context';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
-import { columnsOf, fixedText, fromRow } from '../../db/rows';
-import type { Statement } from '../../db/sql';
+import { columnsOf, fromRow } from '../../db/rows';
 import { Attendee } from './attendee.entity';
 
 export const toAttendeeResource = (attendee: Attendee): AttendeeResource => ({
@@ -82,28 +81,24 @@ export function registerAttendee(
 }
 
 /**
- * Sets the attendee's `checked_in` to follow its ticket: the statement, for the scan to run with
- * its other writes. It returns the attendee as changed (read with `followedAttendee`), or no row
- * when the attendee already had that value (nothing changed, nothing to record). Stamped with the
- * scan's `at`, as the rest of the scan: the ORM's stamps are not in it.
+ * Sets the attendee's `checked_in` to follow its ticket: the statement's text, for the scan to run
+ * with its other writes (built once per ORM, `fixedText`). It returns the attendee as changed
+ * (read with `followedAttendee`), or no row when the attendee already had that value (nothing
+ * changed, nothing to record). Stamped with the scan's `at`, as the rest of the scan: the ORM's
+ * stamps are not in it.
  */
-export function followAdmission(
-  ctx: TenantContext,
-  attendeeId: string,
-  inside: boolean,
-  at: Date,
-): Statement {
-  return {
-    text: fixedText(ctx.em, followAdmissionText),
-    params: [inside, at, attendeeId, ctx.organisationId, inside],
-  };
-}
-
-/** `followAdmission`'s statement. */
 export const followAdmissionText = (em: EntityManager): string =>
   `update attendees set checked_in = ?, updated_at = ?
     where id = ? and organisation_id = ? and checked_in <> ?
     returning ${columnsOf(em, Attendee)}`;
+
+/** The values of `followAdmissionText`'s placeholders, in their order. */
+export const followAdmission = (
+  ctx: TenantContext,
+  attendeeId: string,
+  inside: boolean,
+  at: Date,
+): unknown[] => [inside, at, attendeeId, ctx.organisationId, inside];
 
 /** A row returned by `followAdmission`'s statement, as the attendee. */
 export const followedAttendee = (ctx: TenantContext, row: Record<string, unknown>): Attendee =>

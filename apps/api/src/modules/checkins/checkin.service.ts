@@ -78,9 +78,9 @@ export type RecordedCheckin = Pick<
 
 /**
  * The scan's writes as one statement: the ticket's admission, the check-in's insert, and the
- * attendee following its ticket (the statements of `admission` and `followAdmission`). The
- * statements of a WITH run on one snapshot, each exactly once: they touch different rows, and the
- * foreign keys are checked at commit.
+ * attendee following its ticket (ADMISSION_TEXT and `followAdmissionText`). The statements of a
+ * WITH run on one snapshot, each exactly once: they touch different rows, and the foreign keys are
+ * checked at commit.
  */
 const recordCheckinText = (em: EntityManager): string =>
   `with admitted as (${ADMISSION_TEXT}),
@@ -141,11 +141,10 @@ export async function recordCheckin(
       createdAt: now,
       updatedAt: now,
     };
-    const follow = followAdmission(tx, ticket.attendeeId, entry, now);
     const [followed] = await run(tx.em, {
       text: fixedText(tx.em, recordCheckinText),
       params: [
-        ...admitted.statement.params,
+        ...admitted.params,
         checkin.id,
         checkin.organisationId,
         checkin.eventId,
@@ -158,7 +157,7 @@ export async function recordCheckin(
         checkin.scannedAt,
         checkin.createdAt,
         checkin.updatedAt,
-        ...follow.params,
+        ...followAdmission(tx, ticket.attendeeId, entry, now),
       ],
     });
     const attendee = followed ? followedAttendee(tx, followed) : null;

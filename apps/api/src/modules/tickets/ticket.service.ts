@@ -6,7 +6,7 @@ import { getOwned, iso, isoOrNull } from '../../db/context';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { columnsOf, fixedText, fromRow } from '../../db/rows';
-import { run, type Statement } from '../../db/sql';
+import { run } from '../../db/sql';
 import { Ticket } from './ticket.entity';
 
 export const toTicketResource = (ticket: Ticket): TicketResource => ({
@@ -119,31 +119,25 @@ const lockByIdText = (em: EntityManager) =>
 const lockByCodeText = (em: EntityManager) =>
   `select ${columnsOf(em, Ticket)} from tickets where organisation_id = ? and code = ? for update`;
 
-/** `admission`'s statement. */
+/** `admission`'s statement, for the scan to run with its other writes. */
 export const ADMISSION_TEXT =
   'update tickets set status = ?, checked_in_at = ?, updated_at = ? where id = ?';
 
 /**
  * Admits (entry) or lets out (exit) a ticket locked with `lockTicket`: the ticket as changed, and
- * the statement that changes it, for the scan to run with its other writes. Stamped with the
- * scan's `at`, as the rest of the scan: the ORM's stamps are not in it.
+ * the values of ADMISSION_TEXT's placeholders that change it. Stamped with the scan's `at`, as the
+ * rest of the scan: the ORM's stamps are not in it.
  */
 export function admission(
   ticket: Ticket,
   inside: boolean,
   at: Date,
-): { changed: Ticket; statement: Statement } {
+): { changed: Ticket; params: unknown[] } {
   const changed = {
     ...ticket,
     status: inside ? ('checked_in' as const) : ('valid' as const),
     checkedInAt: inside ? at : null,
     updatedAt: at,
   };
-  return {
-    changed,
-    statement: {
-      text: ADMISSION_TEXT,
-      params: [changed.status, changed.checkedInAt, at, ticket.id],
-    },
-  };
+  return { changed, params: [changed.status, changed.checkedInAt, at, ticket.id] };
 }
