@@ -100,6 +100,6 @@ export const followAdmission = (
   at: Date,
 ): unknown[] => [inside, at, attendeeId, ctx.organisationId, inside];
 
-/** A row returned by `followAdmission`'s statement, as the attendee. */
+/** A row returned by `followAdmissionText`'s statement, as the attendee. */
 export const followedAttendee = (ctx: TenantContext, row: Record<string, unknown>): Attendee =>
   fromRow(ctx.em, Attendee, row);
