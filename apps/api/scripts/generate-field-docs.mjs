@@ -2,8 +2,7 @@
 // schema and field, for the OpenAPI document. zod keeps no comments at run time, and the contract's
 // JSDoc is the one place a field is described (the SDK's types carry the same text).
 //
-//   pnpm --filter @boxoffice/api run generate:field-docs   (writes the file)
-//   node scripts/generate-field-docs.mjs --check            (fails if the file is out of date)
+//   pnpm generate   (every generator of the repository; CI fails when a generated file is stale)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,7 +77,7 @@ function generate() {
     if (Object.keys(fields).length > 0) docs[name] = fields;
   }
   return `// Generated from @boxoffice/contract by scripts/generate-field-docs.mjs: do not edit, run
-// \`pnpm --filter @boxoffice/api run generate:field-docs\` after changing the contract.
+// \`pnpm generate\` after changing the contract.
 
 /** The contract's JSDoc by schema (its export name) and field (\`a.b\` for a nested one). */
 export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>>>> = ${JSON.stringify(docs)};
@@ -88,16 +87,5 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
 const prettier = await import('prettier');
 const config = (await prettier.resolveConfig(target)) ?? {};
 const text = await prettier.format(generate(), { ...config, filepath: target });
-if (process.argv.includes('--check')) {
-  const current = readFileSync(target, 'utf8');
-  if (current !== text) {
-    console.error(
-      'src/openapi/field-docs.ts is out of date with the contract: run `pnpm --filter @boxoffice/api run generate:field-docs`.',
-    );
-    process.exit(1);
-  }
-  console.log('src/openapi/field-docs.ts matches the contract.');
-} else {
-  writeFileSync(target, text);
-  console.log(`wrote ${target}`);
-}
+writeFileSync(target, text);
+console.log(`wrote ${target}`);

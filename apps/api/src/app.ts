@@ -4,6 +4,7 @@ import { API_BASE_PATH, contract } from '@boxoffice/contract';
 import { DASHBOARD_API_BASE_PATH, dashboardContract } from '@boxoffice/dashboard-contract';
 import express from 'express';
 import type { Logger } from 'pino';
+import { ping } from './db/driver';
 import type { Orm } from './db/orm';
 import { createAttemptLimits, type AttemptLimits } from './http/attempt-limit';
 import { apiAccess } from './http/auth';
@@ -19,7 +20,6 @@ import { requestDeadline } from './http/deadline';
 import { requestId } from './http/request-id';
 import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { homePage } from './http/home-page';
-import { RequestEntityManagers } from './http/locals';
 import { RoutePatterns, routeLabel } from './http/routes';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
@@ -117,16 +117,7 @@ export function createApp(deps: AppDeps): express.Express {
       return;
     }
     const [database, store] = await Promise.all([
-      within(
-        2000,
-        orm.em
-          .getConnection()
-          .execute('select 1')
-          .then(
-            () => true,
-            () => false,
-          ),
-      ),
+      within(2000, ping(orm.em)),
       within(2000, rateLimits.ping()),
     ]);
     const checks = {
@@ -157,7 +148,7 @@ export function createApp(deps: AppDeps): express.Express {
   const api = express.Router();
   api.use(deadline);
   api.use((_req, res, next) => {
-    res.locals.entityManagers = new RequestEntityManagers(orm.em);
+    res.locals.em = orm.em.fork();
     next();
   });
   createExpressEndpoints(contract, publicRouter(metrics.scanned, webhookUrls), api, {
@@ -179,7 +170,7 @@ export function createApp(deps: AppDeps): express.Express {
   const dashboardApi = express.Router();
   dashboardApi.use(deadline);
   dashboardApi.use((_req, res, next) => {
-    res.locals.entityManagers = new RequestEntityManagers(orm.em);
+    res.locals.em = orm.em.fork();
     next();
   });
   createExpressEndpoints(

@@ -105,7 +105,6 @@ async function serve(
     webhookUrls,
   });
   const http = createHttpServer(app, {
-    prototypes: { request: app.request, response: app.response },
     maxConnections: config.MAX_CONNECTIONS,
     headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,

@@ -9,7 +9,7 @@ import {
 } from '../src/http/attempt-limit';
 import { createOrm, type Orm } from '../src/db/orm';
 import { entities } from '../src/modules/entities';
-import { pgPool } from '../src/db/sql';
+import { poolOf } from '../src/db/driver';
 import {
   call,
   unreachableOrm,
@@ -198,7 +198,7 @@ describe('failed API authentications, per client address', () => {
   beforeAll(async () => {
     // An ORM of its own, so that every connection it hands out can be counted.
     orm = await createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 5 });
-    (await pgPool(orm.em.fork())).on('acquire', () => (acquired += 1));
+    (await poolOf(orm.em.fork())).on('acquire', () => (acquired += 1));
     server = await startTestServer({
       orm,
       trustProxy: 'loopback',

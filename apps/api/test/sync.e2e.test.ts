@@ -1,6 +1,6 @@
 import { Boxoffice } from '@boxoffice/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { boundedTransaction, MAX_WRITE_TRANSACTION_MS } from '../src/db/context';
+import { MAX_WRITE_TRANSACTION_MS, transaction } from '../src/db/driver';
 import { createEvent } from '../src/modules/events/event.service';
 import { insertEvents } from './fixtures';
 import {
@@ -181,7 +181,7 @@ describe('a write transaction', () => {
     try {
       const em = orm.em.fork();
       await expect(
-        boundedTransaction(em, (tx) =>
+        transaction(em, (tx) =>
           createEvent(
             { em: tx, organisationId: tenant.organisationId },
             {

@@ -2,9 +2,8 @@
 // each field with the JSDoc written on it in the contract. The published declarations then need
 // neither zod nor the contract, and a user's compiler does not instantiate zod's types to read them.
 //
-//   pnpm --filter @boxoffice/sdk run generate:types          (writes the file)
-//   node scripts/generate-types.mjs --check                   (fails if the file is out of date)
-import { readFileSync, writeFileSync } from 'node:fs';
+//   pnpm generate   (every generator of the repository; CI fails when a generated file is stale)
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contractTypes, ts } from '../../contract/scripts/contract-types.mjs';
@@ -129,7 +128,7 @@ function generate() {
     return `/** \`${schema}\` of @boxoffice/contract, ${what}. */\nexport interface ${name} {\n${fields(type, '  ')}}\n`;
   }).join('\n');
   return `// Generated from @boxoffice/contract by scripts/generate-types.mjs: do not edit, run
-// \`pnpm --filter @boxoffice/sdk run generate:types\` after changing the contract.
+// \`pnpm generate\` after changing the contract.
 
 ${body}`;
 }
@@ -143,16 +142,5 @@ if (undocumented.length > 0) {
   );
   process.exit(1);
 }
-if (process.argv.includes('--check')) {
-  const current = readFileSync(target, 'utf8');
-  if (current !== text) {
-    console.error(
-      'src/resources/types.ts is out of date with the contract: run `pnpm --filter @boxoffice/sdk run generate:types`.',
-    );
-    process.exit(1);
-  }
-  console.log('src/resources/types.ts matches the contract.');
-} else {
-  writeFileSync(target, text);
-  console.log(`wrote ${target}`);
-}
+writeFileSync(target, text);
+console.log(`wrote ${target}`);

@@ -21,17 +21,8 @@ function dayPrefix(day: number): string {
   return prefix;
 }
 
-/**
- * The last time rendered, and its text: a write renders one moment many times over (a check-in's
- * `now` is the ticket's, the attendee's and the check-in's `updated_at`, and more), and the text
- * is then the same string, not another copy.
- */
-let lastTime = Number.NaN;
-let lastText = '';
-
 export function isoTime(date: Date): string {
   const time = date.getTime();
-  if (time === lastTime) return lastText;
   if (!(time >= 0 && time < LATEST_MS)) return date.toISOString();
   const day = Math.floor(time / DAY_MS);
   let rest = time - day * DAY_MS;
@@ -41,7 +32,10 @@ export function isoTime(date: Date): string {
   rest = (rest - seconds) / 60;
   const minutes = rest % 60;
   const hours = (rest - minutes) / 60;
-  lastText = `${dayPrefix(day)}${twoDigits[hours]}:${twoDigits[minutes]}:${twoDigits[seconds]}.${threeDigits[ms]}Z`;
-  lastTime = time;
-  return lastText;
+  return `${dayPrefix(day)}${twoDigits[hours]}:${twoDigits[minutes]}:${twoDigits[seconds]}.${threeDigits[ms]}Z`;
 }
+
+/** A stamp as the API renders it (ISO-8601, UTC, milliseconds). */
+export const iso: (date: Date) => string = isoTime;
+export const isoOrNull = (date: Date | null | undefined): string | null =>
+  date ? isoTime(date) : null;

@@ -1,10 +1,12 @@
 import { defineEntity, p, type EntityManager } from '@mikro-orm/core';
 import { newId, type IdKind } from '../core/ids';
+import { clock } from './driver';
 
 /**
- * The stamps of every row the ORM writes, in one place. `em.create` runs `onCreate` at once (the
- * ORM's `processOnCreateHooksEarly`, set in `ormConfig`), so a new entity has its id and
- * timestamps before the flush; `onUpdate` runs at the flush that changes a row. A value the code
+ * The stamps of every row the ORM writes, in one place, from the transaction's clock (`clock`,
+ * db/driver.ts). `em.create` runs `onCreate` at once (the ORM's `processOnCreateHooksEarly`, set
+ * in `ormConfig`), so a new entity has its id and timestamps before the flush; `onUpdate` runs at
+ * the flush that changes a row. A value the code
  * sets itself is kept: history written at its own time (orders placed in the past, a
  * cancellation at its time) and a payout last changed when it was paid.
  */
@@ -12,7 +14,7 @@ export const CreatedSchema = defineEntity({
   name: 'CreatedEntity',
   abstract: true,
   properties: {
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().onCreate((_row, em) => clock(em)),
   },
 });
 export abstract class CreatedEntity extends CreatedSchema.class {}
@@ -23,7 +25,7 @@ function updatedNow(row: { updatedAt: Date }, em: EntityManager): Date {
   const stored = em.getUnitOfWork().getOriginalEntityData(row)?.updatedAt;
   const setByCode =
     stored != null && new Date(stored as string | Date).getTime() !== row.updatedAt.getTime();
-  return setByCode ? row.updatedAt : new Date();
+  return setByCode ? row.updatedAt : clock(em);
 }
 
 export const BaseSchema = defineEntity({
@@ -34,7 +36,7 @@ export const BaseSchema = defineEntity({
     // A new row was last changed when it was created.
     updatedAt: p
       .datetime()
-      .onCreate((row: { createdAt?: Date }) => row.createdAt ?? new Date())
+      .onCreate((row: { createdAt?: Date }, em) => row.createdAt ?? clock(em))
       .onUpdate(updatedNow),
   },
 });

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { entities } from '../modules/entities';
-import { boundedTransaction } from './context';
+import { exec, statement, transaction } from './driver';
 import { createOrm, QUERY_TIMEOUT_MESSAGE, type Orm } from './orm';
-import { run } from './sql';
+
+const NO_STATEMENT_TIMEOUT = statement('set local statement_timeout = 0', () => []);
+const SLEEP = statement<never, { ms: number }>('select pg_sleep($1)', (v) => [v.ms / 1000]);
 
 const BOUND_MS = 400;
 
@@ -11,9 +13,9 @@ const BOUND_MS = 400;
  * under the bound) lifted: only this process's bound can stop them.
  */
 const sleepInTransaction = (orm: Orm, sleepsMs: number[]) =>
-  boundedTransaction(orm.em.fork(), async (tx) => {
-    await run(tx, { text: 'set local statement_timeout = 0', params: [] });
-    for (const ms of sleepsMs) await run(tx, { text: 'select pg_sleep(?)', params: [ms / 1000] });
+  transaction(orm.em.fork(), async (tx) => {
+    await exec(tx, NO_STATEMENT_TIMEOUT, undefined);
+    for (const ms of sleepsMs) await exec(tx, SLEEP, { ms });
   });
 
 describe('the bound on each statement', () => {

@@ -38,7 +38,7 @@ type GuardedClient = Client & { [BUSY_SINCE]: number };
  * times a second at the most), not by `pg`'s `query_timeout`. That option wraps each statement's
  * callback in a closure of its own, and under load, with those closures, most of what statements
  * allocated survived V8's young-generation collections: each collection copied megabytes and the
- * old generation kept filling (measured in bench/README.md › Results).
+ * old generation kept filling.
  *
  * And a connection that closes while checked out goes back to the pool at once, to be discarded:
  * the query builder under the ORM releases a transaction's connection only after a successful

@@ -1,6 +1,5 @@
 import type { EntityManager, EntityMetadata, EntityName } from '@mikro-orm/postgresql';
-import { columnsOf, fromRow } from './rows';
-import { query } from './sql';
+import { execText } from './driver';
 
 /**
  * Where a page starts: by number (`offset` pages), or right after a sort key (`after`, a cursor
@@ -49,6 +48,9 @@ export interface ListCondition<V> {
 
 const COMPARISONS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $ilike: 'ilike' };
 
+/** Escapes LIKE wildcards so user text matches literally (for an `$ilike` filter). */
+export const likeEscape = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
 /** The statement's `where`: `$n` placeholders, their values appended to `params`. */
 function whereSql(meta: EntityMetadata, where: Record<string, unknown>, params: unknown[]): string {
   const conditions: string[] = [];
@@ -76,6 +78,12 @@ function whereSql(meta: EntityMetadata, where: Record<string, unknown>, params: 
   return conditions.length > 0 ? conditions.join(' and ') : 'true';
 }
 
+/** The entity's columns named as its properties: `"organisation_id" as "organisationId", …`. */
+const selectList = (meta: EntityMetadata): string =>
+  Object.values(meta.properties)
+    .map((prop) => `"${prop.fieldNames[0]}" as "${prop.name}"`)
+    .join(', ');
+
 function columnOf(meta: EntityMetadata, property: string): string {
   const column = meta.properties[property]?.fieldNames[0];
   if (!column) throw new Error(`${meta.className} has no column for ${property}`);
@@ -88,12 +96,11 @@ function columnOf(meta: EntityMetadata, property: string): string {
  * the properties of `order` (the last of them unique). A page reads one row more than it returns,
  * to know whether another follows.
  *
- * The statements are written here and run on the ORM's pool (`db/sql`, prepared: their texts
- * depend on the filters used, not on their values or the page), not built by the ORM's query
- * builder: a list is the most frequent request, and building and running its query through
- * the ORM cost more than the rest of the request (see bench/README.md). The rows are plain objects
- * of the entity's type, not managed entities: a list only serialises them. Never inside a
- * transaction (the statements run on whichever pooled connection is free).
+ * The statements are written here and run by the driver (prepared: their texts depend on the
+ * filters used, not on their values or the page), not by the ORM's query builder: a list is the
+ * most frequent request. The rows are plain objects of the entity's type, not managed entities: a
+ * list only serialises them. Never inside a transaction (the page and its count run side by side,
+ * on whichever pooled connections are free).
  */
 export async function findPage<T extends Sortable>(
   em: EntityManager,
@@ -113,9 +120,13 @@ export async function findPage<T extends Sortable>(
   // The page and the count run side by side, on two connections: on a large organisation the
   // count reads every match, and waiting for both at once is what a client paging notices.
   const count = request.count
-    ? query<{ count: string }>(em, `select count(*) as count from ${table} where ${filter}`, params)
+    ? execText<{ count: string }>(
+        em,
+        `select count(*) as count from ${table} where ${filter}`,
+        params,
+      )
     : undefined;
-  let pageSql = `select ${columnsOf(em, entity)}, json_build_array(${sortColumns}) as "${SORT_KEY}"
+  let pageSql = `select ${selectList(meta)}, json_build_array(${sortColumns}) as "${SORT_KEY}"
                    from ${table} where ${filter}`;
   const pageParams = [...params];
   if (request.after) {
@@ -123,13 +134,11 @@ export async function findPage<T extends Sortable>(
     const after = request.after.map((value) => `$${pageParams.push(value)}`);
     pageSql += ` and (${sortColumns}) > (${after.join(', ')})`;
   }
-  // The bounds are parameters too: one text per kind of list, prepared once (db/sql.ts).
+  // The bounds are values too: one text per kind of list, prepared once per connection.
   pageSql += ` order by ${sortColumnList.map((column) => `${column} asc`).join(', ')}
                limit $${pageParams.push(request.limit + 1)}`;
   if (!request.after) pageSql += ` offset $${pageParams.push((request.page - 1) * request.limit)}`;
-  const read = query<Record<string, unknown>>(em, pageSql, pageParams).then((rows) =>
-    rows.map((row) => fromRow(em, entity, row) as T & { [SORT_KEY]: SortValue[] }),
-  );
+  const read = execText<T & { [SORT_KEY]: SortValue[] }>(em, pageSql, pageParams);
   const [found, counted] = await Promise.all([read, count]);
   const more = found.length > request.limit;
   const data = more ? found.slice(0, request.limit) : found;

@@ -1,8 +1,14 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { exec, statement } from './driver';
 
 /** The secrets a migration created (`server_secrets`), by name, read once per process. */
 export type ServerSecretName = 'list_cursor';
+
+const BY_NAME = statement<{ value: string }, { name: ServerSecretName }>(
+  'select value from server_secrets where name = $1',
+  (v) => [v.name],
+);
 
 const loaded = new WeakMap<object, Map<ServerSecretName, Promise<KeyObject>>>();
 
@@ -17,13 +23,10 @@ export function serverSecret(em: EntityManager, name: ServerSecretName): Promise
   if (!secrets) loaded.set(driver, (secrets = new Map<ServerSecretName, Promise<KeyObject>>()));
   let secret = secrets.get(name);
   if (!secret) {
-    secret = em
-      .getConnection()
-      .execute<{ value: string }[]>('select value from server_secrets where name = ?', [name])
-      .then(([row]) => {
-        if (!row) throw new Error(`server secret ${name} is missing: run the migrations`);
-        return createSecretKey(Buffer.from(row.value, 'utf8'));
-      });
+    secret = exec(em, BY_NAME, { name }).then(([row]) => {
+      if (!row) throw new Error(`server secret ${name} is missing: run the migrations`);
+      return createSecretKey(Buffer.from(row.value, 'utf8'));
+    });
     secret.catch(() => secrets.delete(name));
     secrets.set(name, secret);
   }

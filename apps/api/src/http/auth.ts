@@ -42,7 +42,7 @@ export function apiAccess(
     const address = clientAddress(req);
     await authFailures.check(address);
     const match = BEARER.exec(req.get('authorization') ?? '');
-    const key = match?.[1] ? await authenticateKey(res.locals.entityManagers.base, match[1]) : null;
+    const key = match?.[1] ? await authenticateKey(res.locals.em, match[1]) : null;
     if (!key) {
       await authFailures.record(address);
       throw invalidKey();

@@ -16,7 +16,8 @@ declare global {
   namespace Express {
     interface Locals {
       requestId: string;
-      entityManagers: RequestEntityManagers;
+      /** The request's own entity manager (and identity map), forked from the ORM's. */
+      em: EntityManager;
       auth?: RequestAuth;
       /** The dashboard user's session, on `/dashboard/api` routes. */
       dashboard?: ActiveSession;
@@ -30,45 +31,9 @@ declare global {
   }
 }
 
-/**
- * A request's entity managers. Its own is forked from the ORM's at its first use: a request that
- * runs plain statements and writes in a transaction of its own (a check-in) needs none, and a fork
- * costs the ORM a dozen objects and two writes to `process.env` (bench/README.md).
- */
-export class RequestEntityManagers {
-  #own: EntityManager | undefined;
-  readonly #root: EntityManager;
-
-  constructor(root: EntityManager) {
-    this.#root = root;
-  }
-
-  /** The request's own entity manager (and identity map), for the ORM's reads and writes. */
-  get own(): EntityManager {
-    return (this.#own ??= this.#root.fork());
-  }
-
-  /**
-   * Where plain statements and transactions start: the request's own entity manager once it has
-   * one (a transaction's fork starts with what it holds), the ORM's until then (forking it gives
-   * the same as forking an own one that holds nothing yet).
-   */
-  get base(): EntityManager {
-    return this.#own ?? this.#root;
-  }
-}
-
 /** The authenticated tenant of an API request; only reachable behind the auth guard. */
 export function tenantOf(res: Response): TenantContext & { apiKeyId: string } {
-  return { ...authOf(res), em: res.locals.entityManagers.own };
-}
-
-/**
- * `tenantOf` for work that needs no entity manager of the request's own: plain statements (the
- * lists, db/pages.ts) and writes, whose transaction forks its own.
- */
-export function baseTenantOf(res: Response): TenantContext & { apiKeyId: string } {
-  return { ...authOf(res), em: res.locals.entityManagers.base };
+  return { ...authOf(res), em: res.locals.em };
 }
 
 function authOf(res: Response): { organisationId: string; apiKeyId: string } {
@@ -79,7 +44,7 @@ function authOf(res: Response): { organisationId: string; apiKeyId: string } {
 
 /** The signed-in dashboard user; only reachable behind the session guard. */
 export function dashboardSessionOf(res: Response): ActiveSession & { em: EntityManager } {
-  const { dashboard, entityManagers } = res.locals;
+  const { dashboard, em } = res.locals;
   if (!dashboard) throw new Error('dashboardSessionOf() used on a route without a session');
-  return { ...dashboard, em: entityManagers.own };
+  return { ...dashboard, em };
 }

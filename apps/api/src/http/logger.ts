@@ -52,7 +52,7 @@ const LOG_FLUSH_MS = 250;
  * Standard output, written asynchronously and in batches: one write per LOG_BATCH_BYTES of lines
  * (about fifteen requests' lines) or per LOG_FLUSH_MS, whichever comes first, instead of one per
  * line. Each write is a round trip to libuv's thread pool, and a write per request cost a server
- * answering one request at a time about a tenth of its CPU (bench/README.md). Whatever is waiting
+ * answering one request at a time about a tenth of its CPU. Whatever is waiting
  * is written out at exit, whatever the exit (pino flushes it synchronously), and by `closeLogger`.
  */
 function stdoutStream(): DestinationStream {

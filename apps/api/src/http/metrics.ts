@@ -6,7 +6,7 @@ import type { CheckinDirection, RateLimitClass } from '@boxoffice/contract';
 import type { Pool } from 'pg';
 import { AppError } from '../core/errors';
 import type { Orm } from '../db/orm';
-import { pgPool } from '../db/sql';
+import { poolOf } from '../db/driver';
 import { oldestUndeliveredAgeSeconds } from '../modules/webhooks/webhook-message.service';
 
 /** What became of a door scan: recorded, or refused with the reason (the error code). */
@@ -130,7 +130,7 @@ function registerWebhookGauge(orm: Pick<Orm, 'em'>, registers: Registry[]): void
 /** Gauges of the `pg` pool behind the ORM, read when Prometheus scrapes. */
 function registerPoolGauges(orm: Pick<Orm, 'em'>, registers: Registry[]): void {
   const stats = async (): Promise<Pool | null> => {
-    const pool = await pgPool(orm.em).catch(() => null);
+    const pool = await poolOf(orm.em).catch(() => null);
     return pool && !pool.ended ? pool : null;
   };
   const gauge = (name: string, help: string, read: (pool: Pool) => number | undefined) =>

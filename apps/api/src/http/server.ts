@@ -1,10 +1,6 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
-import {
-  createServer,
-  IncomingMessage as NodeRequest,
-  ServerResponse as NodeResponse,
-} from './node-http';
+import { createServer } from './node-http';
 
 export interface HttpServerOptions {
   /** Open connections past which new ones are closed at once (file descriptors are finite). */
@@ -21,11 +17,6 @@ export interface HttpServerOptions {
   maxPipelinedRequests?: number;
   /** How often Node checks the two timeouts above (its default, 30 s, would let them overrun). */
   timeoutCheckIntervalMs?: number;
-  /**
-   * The prototypes the handler gives every request and response (an Express app's `app.request`
-   * and `app.response`): Node then makes them with these from the start (see `madeWith`).
-   */
-  prototypes?: { request: object; response: object };
 }
 
 export interface HttpServer {
@@ -56,27 +47,6 @@ const owedOn = (socket: Socket): Set<ServerResponse> => {
 export const DEFAULT_MAX_PIPELINED_REQUESTS = 16;
 
 /**
- * A constructor for `node:http` whose objects are made by `base` with `prototype` as theirs. An
- * Express app otherwise swaps the prototype of every request and response Node made for its own
- * (`Object.setPrototypeOf` in `app.handle`), which changes each object's shape after Node built
- * it; given objects that already have it, that call finds nothing to change. `prototype` must
- * inherit from `base.prototype` (Express's do, from `IncomingMessage` and `ServerResponse`).
- */
-function madeWith<C extends typeof NodeRequest | typeof NodeResponse>(
-  base: C,
-  prototype: object,
-): C {
-  if (!Object.prototype.isPrototypeOf.call(base.prototype, prototype)) {
-    throw new Error(`the prototype given for ${base.name} does not inherit from it`);
-  }
-  function Made(...args: unknown[]): object {
-    return Reflect.construct(base, args, Made) as object;
-  }
-  Made.prototype = prototype;
-  return Made as unknown as C;
-}
-
-/**
  * The API's HTTP server: `handler` behind the connection cap, the header and request timeouts, a
  * bound on pipelined requests per connection, and a shutdown that drains keep-alive connections.
  */
@@ -89,10 +59,6 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
 
   const server = createServer(
     {
-      ...(options.prototypes && {
-        IncomingMessage: madeWith(NodeRequest, options.prototypes.request),
-        ServerResponse: madeWith(NodeResponse, options.prototypes.response),
-      }),
       headersTimeout: options.headersTimeoutMs,
       requestTimeout: options.requestTimeoutMs,
       connectionsCheckingInterval: options.timeoutCheckIntervalMs ?? 1000,

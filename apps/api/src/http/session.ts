@@ -69,7 +69,7 @@ export const dashboardSession: RequestHandler = async (req, res, next) => {
     throw new AppError(403, 'cross_origin', 'Cross-origin requests are not allowed');
   }
   const token = sessionToken(req);
-  const active = token ? await findSession(res.locals.entityManagers.own, token) : null;
+  const active = token ? await findSession(res.locals.em, token) : null;
   if (active) res.locals.dashboard = active;
   if (PUBLIC_PATHS.has(req.path)) return next();
   if (!active) throw new AppError(401, 'not_signed_in', 'Sign in to continue');

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import type { TenantContext } from '../core/context';
-import { inTransaction } from '../db/context';
+import { inTransaction } from '../db/driver';
 import { runOnce } from '../modules/idempotency/idempotency.service';
-import { baseTenantOf } from './locals';
+import { tenantOf } from './locals';
 
 type WriteContext = TenantContext & { apiKeyId: string };
 
@@ -16,7 +16,7 @@ export async function write<A extends { status: number; body: unknown }>(
   res: Response,
   operation: (tx: WriteContext) => Promise<A>,
 ): Promise<A> {
-  const tenant = baseTenantOf(res);
+  const tenant = tenantOf(res);
   const idempotency = res.locals.idempotency;
   if (!idempotency) return inTransaction(tenant, operation);
   const { answer, replayed } = await runOnce(

@@ -1,5 +1,5 @@
 // Generated from @boxoffice/contract by scripts/generate-field-docs.mjs: do not edit, run
-// `pnpm --filter @boxoffice/api run generate:field-docs` after changing the contract.
+// `pnpm generate` after changing the contract.
 
 /** The contract's JSDoc by schema (its export name) and field (`a.b` for a nested one). */
 export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>>>> = {

@@ -1,5 +1,5 @@
 // Generated from @boxoffice/contract by scripts/generate-types.mjs: do not edit, run
-// `pnpm --filter @boxoffice/sdk run generate:types` after changing the contract.
+// `pnpm generate` after changing the contract.
 
 /** `EventSchema` of @boxoffice/contract, as the API returns it. */
 export interface Event {

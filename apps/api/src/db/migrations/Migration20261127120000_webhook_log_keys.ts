@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * A foreign key is checked row by row with a query each connection plans once and keeps: planned
  * while the table was small (a new deployment, a quiet spell), it reads the whole table, and goes on
  * doing so as the table grows, until the next ANALYZE. Checking each attempt against its message
- * cost PostgreSQL about 300 µs per delivery a minute after start (bench/README.md). The rows these
+ * cost PostgreSQL more than the delivery's own statements a minute after start. The rows these
  * keys guarded are kept together by the statements instead: the fan-out makes messages only for
  * endpoints it holds (`for key share`), so deleting one waits for it; an attempt is recorded only
  * with the update of its message, which a deletion waits for or makes miss; deleting an endpoint

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { WebhookEndpointCreate, WebhookEndpointUpdate } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { isoOrNull } from '../../db/context';
+import { isoOrNull } from '../../core/iso-time';
 import type { UrlPolicy } from '../../modules/webhooks/url-guard';
 import {
   createEndpoint,

@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { dashboardContract, type PlanState, type Session } from '@boxoffice/dashboard-contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../core/errors';
-import { isoOrNull, iso } from '../../db/context';
+import { iso, isoOrNull } from '../../core/iso-time';
 import {
   checkPassword,
   closeSession,
@@ -84,7 +84,7 @@ export function dashboardRouter(deps: {
       Promise.resolve({ status: 200 as const, body: toSessionView(dashboardSessionOf(res)) }),
 
     signup: async ({ body, req, res }) => {
-      const em = res.locals.entityManagers.own;
+      const em = res.locals.em;
       // Counted before any work, refused ones too: each costs a password check and a hash.
       await limits.signups.consume(clientAddress(req));
       const { user, organisation } = await signUp(em, {
@@ -98,7 +98,7 @@ export function dashboardRouter(deps: {
     },
 
     login: async ({ body, req, res }) => {
-      const em = res.locals.entityManagers.own;
+      const em = res.locals.em;
       // Failures count per address and email (guessing one password) and per address (one
       // password tried on many accounts); never per email alone, which would let anyone lock a
       // stranger out. The attempt is counted before the password check, so parallel guesses
@@ -129,7 +129,7 @@ export function dashboardRouter(deps: {
 
     logout: async ({ req, res }) => {
       const token = sessionToken(req);
-      if (token) await closeSession(res.locals.entityManagers.own, token);
+      if (token) await closeSession(res.locals.em, token);
       deps.cookies.clear(res);
       return { status: 204, body: undefined };
     },

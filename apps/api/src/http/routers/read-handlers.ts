@@ -6,7 +6,7 @@ import { badRequest } from '../../core/errors';
 import type { Page, PageRequest } from '../../db/pages';
 import { serverSecret } from '../../db/server-secret';
 import { filterDigest, openCursor, sealCursor, type CursorScope, type Walk } from '../cursor';
-import { baseTenantOf, tenantOf } from '../locals';
+import { tenantOf } from '../locals';
 
 /** How a resource is read: its list with filters, one object by id, and how it is rendered. */
 export interface ReadableResource<Row, Resource, Filters extends PageRequest> {
@@ -73,7 +73,7 @@ export function readHandlers<Row, Resource, Filters extends PageRequest>(
       req: { originalUrl: string };
       res: Response;
     }) => {
-      const ctx = baseTenantOf(res);
+      const ctx = tenantOf(res);
       const { page, limit, cursor, ...filters } = query;
       const scope: CursorScope = {
         list: resource.name,

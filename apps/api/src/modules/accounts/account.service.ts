@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../core/errors';
-import { boundedTransaction, iso } from '../../db/context';
+import { transaction } from '../../db/driver';
+import { iso } from '../../core/iso-time';
 import type { Organisation } from '../organisations/organisation.entity';
 import { createOrganisation, getOrganisation } from '../organisations/organisation.service';
 import { assertStrongPassword } from './password-strength';
@@ -33,7 +34,7 @@ export async function signUp(
   const email = input.email.trim().toLowerCase();
   await assertStrongPassword(input.password, [email, input.organisationName]);
   const passwordHash = await (await argon2()).hash(input.password);
-  return boundedTransaction(em, async (tx) => {
+  return transaction(em, async (tx) => {
     if (await tx.findOne(User, { email })) {
       throw new AppError(
         409,

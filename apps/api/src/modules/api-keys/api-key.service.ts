@@ -3,18 +3,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SCOPES, type Scope } from '@boxoffice/contract';
 import { AppError, badRequest, notFound } from '../../core/errors';
 import { randomBase62 } from '../../core/ids';
-import { boundedTransaction, iso, isoOrNull } from '../../db/context';
-import { run } from '../../db/sql';
+import { iso, isoOrNull } from '../../core/iso-time';
+import { transaction } from '../../db/driver';
 import type { Plan } from '../organisations/organisation.entity';
 import { lockOrganisation } from '../organisations/organisation.service';
 import { ApiKey } from './api-key.entity';
+import { findKeyByHash, touchKey } from './api-key.repository';
 
 export const KEY_PREFIX = 'bxo_live_';
 /** 40 base62 characters: about 238 bits, far past the 32-character minimum. */
 const KEY_RANDOM_LENGTH = 40;
 const KEY_PATTERN = /^bxo_live_[0-9A-Za-z]{32,128}$/;
-/** `last_used_at` is refreshed at most this often, so authentication is not a write per request. */
-const LAST_USED_RESOLUTION_S = 60;
 /** Active (unrevoked) keys an organisation may have: enough for every app, not a key store. */
 export const MAX_ACTIVE_KEYS = 50;
 
@@ -65,7 +64,7 @@ export async function generateKey(
   const scopes = parseScopes(input.scopes);
   const name = (input.name ?? '').trim() || 'API key';
   if (name.length > 100) throw badRequest('name must be at most 100 characters');
-  return boundedTransaction(em, async (tx) => {
+  return transaction(em, async (tx) => {
     const org = await lockOrganisation(tx, input.organisationId);
     const active = await tx.count(ApiKey, { organisationId: org.id, revokedAt: null });
     if (active >= MAX_ACTIVE_KEYS) {
@@ -121,27 +120,6 @@ export interface AuthenticatedKey {
   scopes: Scope[];
 }
 
-interface KeyRow {
-  id: string;
-  organisation_id: string;
-  key_hash: string;
-  scopes: Scope[];
-  revoked: boolean;
-  /** `last_used_at` is older than the resolution (or unset). */
-  stale: boolean;
-  plan: Plan;
-}
-
-// Statement texts built once (see `fixedText`, db/rows.ts): a key is looked up on every request.
-const KEY_LOOKUP_TEXT = `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
-         k.revoked_at is not null as revoked,
-         (k.last_used_at is null or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
-    from api_keys k join organisations o on o.id = k.organisation_id
-   where k.key_hash = ?`;
-const TOUCH_KEY_TEXT = `update api_keys set last_used_at = now()
-   where id = ?
-     and (last_used_at is null or last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds')`;
-
 /**
  * Finds the active key for a raw bearer token, with its organisation's plan, in one indexed query.
  * Nothing is cached, so a revocation or plan change applies to the very next request on every
@@ -153,21 +131,16 @@ export async function authenticateKey(
 ): Promise<AuthenticatedKey | null> {
   if (!KEY_PATTERN.test(raw)) return null;
   const keyHash = hashKey(raw);
-  const rows = await run<KeyRow>(em, { text: KEY_LOOKUP_TEXT, params: [keyHash] });
-  const row = rows[0];
+  const row = await findKeyByHash(em, keyHash);
   if (!row || row.revoked) return null;
   // The index lookup already matched; the constant-time comparison keeps the final check free of
   // timing differences should the lookup ever become a prefix or range scan.
   if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(keyHash, 'hex'))) return null;
-  if (row.stale) void touchKey(em, row.id);
+  if (row.stale) void touchKey(em, row.id, new Date()).catch(() => undefined);
   return {
     apiKeyId: row.id,
     organisationId: row.organisation_id,
     plan: row.plan,
     scopes: row.scopes,
   };
-}
-
-function touchKey(em: EntityManager, id: string): Promise<unknown> {
-  return run(em, { text: TOUCH_KEY_TEXT, params: [id] }).catch(() => undefined);
 }

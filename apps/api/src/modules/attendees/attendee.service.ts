@@ -1,10 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { getOwned, iso, likeEscape } from '../../db/context';
+import { iso } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
-import { findPage, type Page, type PageRequest } from '../../db/pages';
-import { columnsOf, fromRow } from '../../db/rows';
+import { getOwned } from '../../db/owned';
+import { findPage, likeEscape, type Page, type PageRequest } from '../../db/pages';
 import { Attendee } from './attendee.entity';
 
 export const toAttendeeResource = (attendee: Attendee): AttendeeResource => ({
@@ -79,27 +78,3 @@ export function registerAttendee(
     createdAt: input.registeredAt,
   });
 }
-
-/**
- * Sets the attendee's `checked_in` to follow its ticket: the statement's text, for the scan to run
- * with its other writes (built once per ORM, `fixedText`). It returns the attendee as changed
- * (read with `followedAttendee`), or no row when the attendee already had that value (nothing
- * changed, nothing to record). Stamped with the scan's `at`, as the rest of the scan: the ORM's
- * stamps are not in it.
- */
-export const followAdmissionText = (em: EntityManager): string =>
-  `update attendees set checked_in = ?, updated_at = ?
-    where id = ? and organisation_id = ? and checked_in <> ?
-    returning ${columnsOf(em, Attendee)}`;
-
-/** The values of `followAdmissionText`'s placeholders, in their order. */
-export const followAdmission = (
-  ctx: TenantContext,
-  attendeeId: string,
-  inside: boolean,
-  at: Date,
-): unknown[] => [inside, at, attendeeId, ctx.organisationId, inside];
-
-/** A row returned by `followAdmissionText`'s statement, as the attendee. */
-export const followedAttendee = (ctx: TenantContext, row: Record<string, unknown>): Attendee =>
-  fromRow(ctx.em, Attendee, row);

@@ -8,7 +8,10 @@ import {
 } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict } from '../../core/errors';
-import { findOwned, getOwned, inTransaction, iso, isoOrNull, likeEscape } from '../../db/context';
+import { findOwned, getOwned } from '../../db/owned';
+import { inTransaction } from '../../db/driver';
+import { iso, isoOrNull } from '../../core/iso-time';
+import { likeEscape } from '../../db/pages';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';

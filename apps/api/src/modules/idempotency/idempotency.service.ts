@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, unprocessable } from '../../core/errors';
-import { boundedTransaction } from '../../db/context';
-import { run } from '../../db/sql';
-
-/** How long a stored answer is replayed. */
-const TTL = "interval '24 hours'";
+import { clock, transaction } from '../../db/driver';
+import { purgeAnswers, readAnswer, storeAnswer, tryLockKey } from './idempotency.repository';
 
 /** A request carrying `Idempotency-Key`: whose key it is, and what exactly it asked. */
 export interface IdempotentRequest {
@@ -37,29 +34,15 @@ const inFlight = () =>
     { 'Retry-After': '1' },
   );
 
-interface StoredRow {
-  fingerprint: string;
-  response_status: number;
-  response_body: unknown;
-}
-
 /**
  * Takes the key's lock for the rest of the transaction (a request with the same key elsewhere is
  * told it is in flight) and reads what an earlier request with it answered, if anything.
  */
 async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Answer | null> {
-  const [lock] = await run<{ free: boolean }>(tx, {
-    text: 'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as free',
-    params: [`idempotency:${request.apiKeyId}:${request.key}`],
-  });
-  if (!lock?.free) throw inFlight();
+  if (!(await tryLockKey(tx, request))) throw inFlight();
   // A statement of its own, after the lock: its snapshot includes whatever the lock's previous
   // holder committed.
-  const [stored] = await run<StoredRow>(tx, {
-    text: `select fingerprint, response_status, response_body from idempotency_records
-            where api_key_id = ? and key = ? and state = 'done' and expires_at > now()`,
-    params: [request.apiKeyId, request.key],
-  });
+  const stored = await readAnswer(tx, request, clock(tx));
   if (!stored) return null;
   if (stored.fingerprint !== request.fingerprint) {
     throw unprocessable(
@@ -70,26 +53,8 @@ async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Ans
   return { status: stored.response_status, body: stored.response_body };
 }
 
-async function store(tx: EntityManager, request: IdempotentRequest, answer: Answer): Promise<void> {
-  await run(tx, {
-    text: `insert into idempotency_records
-             (api_key_id, key, fingerprint, state, response_status, response_body, locked_until,
-              expires_at, created_at)
-           values (?, ?, ?, 'done', ?, ?::jsonb, now(), now() + ${TTL}, now())
-           on conflict (api_key_id, key) do update
-             set fingerprint = excluded.fingerprint, state = 'done',
-                 response_status = excluded.response_status,
-                 response_body = excluded.response_body, locked_until = excluded.locked_until,
-                 expires_at = excluded.expires_at, created_at = excluded.created_at`,
-    params: [
-      request.apiKeyId,
-      request.key,
-      request.fingerprint,
-      answer.status,
-      JSON.stringify(answer.body ?? null),
-    ],
-  });
-}
+const store = (tx: EntityManager, request: IdempotentRequest, answer: Answer) =>
+  storeAnswer(tx, { ...request, ...answer, at: clock(tx) });
 
 /**
  * Runs `operation` at most once per API key and Idempotency-Key. The operation's effect and the
@@ -106,7 +71,7 @@ export async function runOnce<A extends Answer>(
   // Only the operation's own refusals are stored, not the claim's (in flight, key reused).
   let operationRan = false;
   try {
-    return await boundedTransaction(em, async (tx) => {
+    return await transaction(em, async (tx) => {
       const stored = await claim(tx, request);
       if (stored) return { answer: stored, replayed: true };
       operationRan = true;
@@ -116,7 +81,7 @@ export async function runOnce<A extends Answer>(
     });
   } catch (error) {
     if (operationRan && error instanceof AppError && STORED_ERRORS.has(error.status)) {
-      await boundedTransaction(em, async (tx) => {
+      await transaction(em, async (tx) => {
         if ((await claim(tx, request)) === null) {
           await store(tx, request, {
             status: error.status,
@@ -132,11 +97,5 @@ export async function runOnce<A extends Answer>(
 }
 
 /** Deletes records past their 24 hours; returns how many. */
-export async function purgeExpiredIdempotencyKeys(em: EntityManager): Promise<number> {
-  const [row] = await run<{ purged: string }>(em, {
-    text: `with purged as (delete from idempotency_records where expires_at < now() returning 1)
-     select count(*) as purged from purged`,
-    params: [],
-  });
-  return Number(row?.purged ?? 0);
-}
+export const purgeExpiredIdempotencyKeys = (em: EntityManager): Promise<number> =>
+  purgeAnswers(em, new Date());

@@ -3,7 +3,10 @@ import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxof
 import type { TenantContext } from '../../core/context';
 import { conflict, notFound, unprocessable } from '../../core/errors';
 import { newId, newOrderReference } from '../../core/ids';
-import { getOwned, inTransaction, iso, isoOrNull, likeEscape } from '../../db/context';
+import { getOwned } from '../../db/owned';
+import { inTransaction } from '../../db/driver';
+import { iso, isoOrNull } from '../../core/iso-time';
+import { likeEscape } from '../../db/pages';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { registerAttendee, toAttendeeResource } from '../attendees/attendee.service';

@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../core/errors';
-import { iso, isoOrNull } from '../../db/context';
+import { iso, isoOrNull } from '../../core/iso-time';
 import { Organisation, type Plan } from './organisation.entity';
 import { PlanChange } from './plan-change.entity';
 

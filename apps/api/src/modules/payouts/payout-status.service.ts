@@ -1,7 +1,8 @@
 import type { PayoutStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { conflict } from '../../core/errors';
-import { getOwned, inTransaction } from '../../db/context';
+import { getOwned } from '../../db/owned';
+import { inTransaction } from '../../db/driver';
 import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
 import { toPayoutResource } from './payout.service';

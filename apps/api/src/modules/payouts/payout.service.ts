@@ -1,6 +1,8 @@
 import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { getOwned, inTransaction, iso, isoOrNull } from '../../db/context';
+import { getOwned } from '../../db/owned';
+import { inTransaction } from '../../db/driver';
+import { iso, isoOrNull } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';

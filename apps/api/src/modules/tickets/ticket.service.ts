@@ -1,15 +1,15 @@
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/postgresql';
 import type { Ticket as TicketResource, TicketStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { newTicketCode } from '../../core/ids';
-import { getOwned, iso, isoOrNull } from '../../db/context';
+import { iso, isoOrNull } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
+import { getOwned } from '../../db/owned';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
-import { columnsOf, fixedText, fromRow } from '../../db/rows';
-import { run } from '../../db/sql';
 import { Ticket } from './ticket.entity';
+import { lockTicketRow, type TicketRow } from './ticket.repository';
 
-export const toTicketResource = (ticket: Ticket): TicketResource => ({
+export const toTicketResource = (ticket: TicketRow): TicketResource => ({
   id: ticket.id,
   order_id: ticket.orderId,
   event_id: ticket.eventId,
@@ -99,45 +99,9 @@ export async function voidTicketsOfOrder(
 
 /**
  * The tenant's ticket with this id or barcode, locked (`FOR UPDATE`) until the surrounding
- * transaction ends; null if there is none. Plain SQL: it is the first statement of every scan.
+ * transaction ends; null if there is none.
  */
-export async function lockTicket(
+export const lockTicket = (
   ctx: TenantContext,
   by: { id: string } | { code: string },
-): Promise<Ticket | null> {
-  const { em } = ctx;
-  const byId = 'id' in by;
-  const [row] = await run(em, {
-    text: fixedText(em, byId ? lockByIdText : lockByCodeText),
-    params: [ctx.organisationId, byId ? by.id : by.code],
-  });
-  return row ? fromRow(em, Ticket, row) : null;
-}
-
-const lockByIdText = (em: EntityManager) =>
-  `select ${columnsOf(em, Ticket)} from tickets where organisation_id = ? and id = ? for update`;
-const lockByCodeText = (em: EntityManager) =>
-  `select ${columnsOf(em, Ticket)} from tickets where organisation_id = ? and code = ? for update`;
-
-/** `admission`'s statement, for the scan to run with its other writes. */
-export const ADMISSION_TEXT =
-  'update tickets set status = ?, checked_in_at = ?, updated_at = ? where id = ?';
-
-/**
- * Admits (entry) or lets out (exit) a ticket locked with `lockTicket`: the ticket as changed, and
- * the values of ADMISSION_TEXT's placeholders that change it. Stamped with the scan's `at`, as the
- * rest of the scan: the ORM's stamps are not in it.
- */
-export function admission(
-  ticket: Ticket,
-  inside: boolean,
-  at: Date,
-): { changed: Ticket; params: unknown[] } {
-  const changed = {
-    ...ticket,
-    status: inside ? ('checked_in' as const) : ('valid' as const),
-    checkedInAt: inside ? at : null,
-    updatedAt: at,
-  };
-  return { changed, params: [changed.status, changed.checkedInAt, at, ticket.id] };
-}
+): Promise<TicketRow | null> => lockTicketRow(ctx.em, ctx.organisationId, by);

@@ -1,6 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
-import { fixedText, parseTimestamp } from './rows';
+import { parseTimestamp } from './timestamps';
 
 /** A time as PostgreSQL writes a `timestamptz` to a UTC session: trailing zeros of the fraction dropped. */
 function pgText(time: number, micros: number): string {
@@ -57,20 +56,5 @@ describe('parseTimestamp', () => {
     ]) {
       expect(parseTimestamp(text, refuse), text).toEqual({ fallback: text });
     }
-  });
-});
-
-describe('fixedText', () => {
-  it('builds a text once per ORM (its metadata) and gives that text after', () => {
-    const ormOf = (metadata: object) =>
-      ({ getMetadata: () => metadata }) as unknown as EntityManager;
-    const [first, second] = [ormOf({}), ormOf({})];
-    let builds = 0;
-    const build = () => `select ${++builds}`;
-    expect(fixedText(first, build)).toBe('select 1');
-    expect(fixedText(first, build)).toBe('select 1');
-    expect(fixedText(second, build)).toBe('select 2');
-    expect(fixedText(first, () => 'another')).toBe('another');
-    expect(builds).toBe(2);
   });
 });

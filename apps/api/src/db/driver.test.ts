@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { entities } from '../modules/entities';
+import { Organisation } from '../modules/organisations/organisation.entity';
+import { clock, exec, execText, poolOf, statement, transaction } from './driver';
+import { createOrm, type Orm } from './orm';
+
+/** Plain statements for the tests below, declared once as the services declare theirs. */
+const NAMED = statement<{ id: string }, { name: string }>(
+  'select id from organisations where name = $1',
+  (v) => [v.name],
+);
+const NAME_OF = statement<{ name: string }, { id: string }>(
+  'select name from organisations where id = $1',
+  (v) => [v.id],
+);
+const RENAME = statement<never, { id: string; name: string }>(
+  'update organisations set name = $2 where id = $1',
+  (v) => [v.id, v.name],
+);
+const sql = (text: string) => statement<Record<string, unknown>>(text, () => []);
+
+/**
+ * Write transactions: one `pg` connection each, the ORM's statements and plain SQL together. These
+ * tests also pin what the driver relies on of MikroORM (a transaction context whose `executeQuery`
+ * runs the flush, the unit of work's stacks, the commit event, `onCreate` hooks given the
+ * transaction's entity manager): an ORM upgrade that changes any of it fails here.
+ */
+describe('transaction', () => {
+  let orm: Orm;
+  let commits = 0;
+
+  beforeAll(async () => {
+    orm = await createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 2 });
+    orm.em.getEventManager().registerSubscriber({
+      afterTransactionCommit: () => {
+        commits++;
+      },
+    });
+  });
+  afterAll(() => orm.close());
+
+  const organisationsNamed = async (name: string) =>
+    (await exec(orm.em.fork(), NAMED, { name })).length;
+
+  /** An organisation created through the ORM and renamed by plain SQL, in one transaction. */
+  const createAndRename = (tx: EntityManager, name: string) => {
+    const org = tx.create(Organisation, {
+      name: `${name} (draft)`,
+      plan: 'free',
+      planChangedAt: null,
+    });
+    return {
+      org,
+      rename: () => exec(tx, RENAME, { id: org.id, name }),
+    };
+  };
+
+  it('commits the ORM’s entities and plain statements together, then says so once', async () => {
+    const name = `tx-commit-${randomUUID()}`;
+    const before = commits;
+    const id = await transaction(orm.em.fork(), async (tx) => {
+      const { org, rename } = createAndRename(tx, name);
+      await tx.flush();
+      await rename();
+      return org.id;
+    });
+    expect(commits).toBe(before + 1);
+    const [row] = await exec(orm.em.fork(), NAME_OF, { id });
+    expect(row?.name).toBe(name);
+  });
+
+  it('writes the entities it holds at the end, unflushed, in the same transaction', async () => {
+    const name = `tx-flush-${randomUUID()}`;
+    await transaction(orm.em.fork(), (tx) => {
+      tx.create(Organisation, { name, plan: 'free', planChangedAt: null });
+      return Promise.resolve();
+    });
+    expect(await organisationsNamed(name)).toBe(1);
+  });
+
+  it('rolls everything back when the work throws, and the connection serves on', async () => {
+    const name = `tx-throw-${randomUUID()}`;
+    const before = commits;
+    const failure = await transaction(orm.em.fork(), async (tx) => {
+      const { rename } = createAndRename(tx, name);
+      await tx.flush();
+      await rename();
+      throw new Error('refused');
+    }).catch((error: unknown) => error);
+    expect(String(failure)).toContain('refused');
+    expect(commits).toBe(before);
+    expect(await organisationsNamed(name)).toBe(0);
+    const pool = await poolOf(orm.em);
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+  });
+
+  it('does not pass a transaction whose statement failed for committed, even when the work went on', async () => {
+    const name = `tx-failed-${randomUUID()}`;
+    const before = commits;
+    const failure = await transaction(orm.em.fork(), async (tx) => {
+      await execText(
+        tx,
+        `insert into organisations (id, name, plan, created_at, updated_at)
+         values ($1, $2, 'free', now(), now())`,
+        [`org_${randomUUID()}`, name],
+      );
+      // The work swallows the error of a failed statement: PostgreSQL has aborted the transaction.
+      await exec(tx, sql('select 1 / 0'), undefined).catch(() => undefined);
+    }).catch((error: unknown) => error);
+    expect(String(failure)).toMatch(/ROLLBACK/);
+    expect(commits).toBe(before);
+    expect(await organisationsNamed(name)).toBe(0);
+  });
+
+  it('closes a connection that died in the transaction instead of handing it on', async () => {
+    const failure = await transaction(orm.em.fork(), async (tx) => {
+      await exec(tx, sql('select pg_terminate_backend(pg_backend_pid())'), undefined);
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    // Both connections of the pool answer.
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        transaction(orm.em.fork(), async (tx) => {
+          const [row] = await exec(tx, sql('select 1 as ok'), undefined);
+          return row?.ok;
+        }),
+      ),
+    );
+    expect(answers).toEqual([1, 1]);
+  });
+
+  it('writes the removals it holds at the end, unflushed', async () => {
+    const name = `tx-remove-${randomUUID()}`;
+    const id = await transaction(orm.em.fork(), (tx) =>
+      Promise.resolve(createAndRename(tx, name).org.id),
+    );
+    await transaction(orm.em.fork(), async (tx) => {
+      tx.remove(await tx.findOneOrFail(Organisation, id));
+    });
+    expect(await exec(orm.em.fork(), NAME_OF, { id })).toEqual([]);
+  });
+
+  it('stamps every row it writes with its one clock, the ORM’s and the statements’', async () => {
+    const name = `tx-clock-${randomUUID()}`;
+    const { org, at } = await transaction(orm.em.fork(), async (tx) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { org } = createAndRename(tx, name);
+      return { org, at: clock(tx) };
+    });
+    expect(org.createdAt).toEqual(at);
+    expect(org.updatedAt).toEqual(at);
+    // Outside a transaction the clock is the time of the call.
+    const before = Date.now();
+    expect(clock(orm.em.fork()).getTime()).toBeGreaterThanOrEqual(before);
+  });
+
+  it('gives a transaction an entity manager of its own, holding what the caller held', async () => {
+    const own = orm.em.fork();
+    const org = own.create(Organisation, {
+      name: `tx-own-${randomUUID()}`,
+      plan: 'free',
+      planChangedAt: null,
+    });
+    await own.flush();
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => transaction(own, (tx) => Promise.resolve(tx))),
+    );
+    expect(a).not.toBe(b);
+    expect(a).not.toBe(own);
+    expect(a!.getUnitOfWork().getIdentityMap().values()).toContain(org);
+  });
+});
+
+describe('exec', () => {
+  let orm: Orm;
+
+  beforeAll(async () => {
+    // One connection: every statement below meets the statements prepared before it.
+    orm = await createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 1 });
+  });
+  afterAll(() => orm.close());
+
+  /** The connection's prepared statements with this text (the protocol's, not `PREPARE`'s). */
+  const preparedAs = (text: string) =>
+    execText<{ from_sql: boolean }>(
+      orm.em.fork(),
+      'select from_sql from pg_prepared_statements where statement = $1',
+      [text],
+    );
+
+  it('prepares a statement once per connection, in a transaction and outside one', async () => {
+    const next = statement<{ next: number }, { n: number }>('select $1::int + 1 as next', (v) => [
+      v.n,
+    ]);
+    const outside = await exec(orm.em.fork(), next, { n: 1 });
+    const inside = await transaction(orm.em.fork(), (tx) => exec(tx, next, { n: 2 }));
+    const again = await exec(orm.em.fork(), next, { n: 3 });
+    expect([outside[0]?.next, inside[0]?.next, again[0]?.next]).toEqual([2, 3, 4]);
+    expect(await preparedAs(next.text)).toEqual([{ from_sql: false }]);
+  });
+
+  it('reads timestamps as dates, and the rest as pg does', async () => {
+    const [row] = await exec(
+      orm.em.fork(),
+      sql(`select timestamptz '2026-11-23 14:05:09.123456+00' as at, '{"x":2}'::jsonb as doc,
+                  array['a','b'] as list, 12::bigint as big, true as yes`),
+      undefined,
+    );
+    expect(row).toEqual({
+      at: new Date('2026-11-23T14:05:09.123Z'),
+      doc: { x: 2 },
+      list: ['a', 'b'],
+      big: '12',
+      yes: true,
+    });
+  });
+});

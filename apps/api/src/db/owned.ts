@@ -1,0 +1,41 @@
+import { LockMode, type EntityName, type FilterQuery } from '@mikro-orm/postgresql';
+import type { TenantContext } from '../core/context';
+import { notFound } from '../core/errors';
+import { looksLikeId, type IdKind } from '../core/ids';
+
+type Owned = { id: string; organisationId: string };
+
+/**
+ * The tenant's row with this id, or null: another organisation's row is as absent as a missing
+ * one. Ids of another kind are not looked up at all. `lock` holds a row lock (`FOR UPDATE`) until
+ * the surrounding transaction ends.
+ */
+export async function findOwned<T extends Owned>(
+  ctx: TenantContext,
+  entity: EntityName<T>,
+  kind: IdKind,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<T | null> {
+  if (!looksLikeId(kind, id)) return null;
+  const where = { id, organisationId: ctx.organisationId } as FilterQuery<T>;
+  return ctx.em.findOne(
+    entity,
+    where as never,
+    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
+}
+
+/** Like `findOwned`, but a 404 naming `label` (`"ticket tier not found"`) instead of null. */
+export async function getOwned<T extends Owned>(
+  ctx: TenantContext,
+  entity: EntityName<T>,
+  kind: IdKind,
+  label: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<T> {
+  const found = await findOwned(ctx, entity, kind, id, options);
+  if (!found) throw notFound(label);
+  return found;
+}

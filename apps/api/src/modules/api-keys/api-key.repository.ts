@@ -1,0 +1,47 @@
+import type { Scope } from '@boxoffice/contract';
+import { exec, statement, type Runner } from '../../db/driver';
+import type { Plan } from '../organisations/organisation.entity';
+
+/** `last_used_at` is refreshed at most this often, so authentication is not a write per request. */
+const LAST_USED_RESOLUTION_S = 60;
+
+/** A key found by its hash, with its organisation's plan. */
+export interface KeyRow {
+  id: string;
+  organisation_id: string;
+  key_hash: string;
+  scopes: Scope[];
+  revoked: boolean;
+  /** `last_used_at` is older than the resolution (or unset). */
+  stale: boolean;
+  plan: Plan;
+}
+
+const BY_HASH = statement<KeyRow, { keyHash: string }>(
+  `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
+          k.revoked_at is not null as revoked,
+          (k.last_used_at is null
+           or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
+     from api_keys k join organisations o on o.id = k.organisation_id
+    where k.key_hash = $1`,
+  (v) => [v.keyHash],
+);
+
+const TOUCH = statement<never, { id: string; at: Date }>(
+  `update api_keys set last_used_at = $2
+    where id = $1
+      and (last_used_at is null
+           or last_used_at < $2::timestamptz - interval '${LAST_USED_RESOLUTION_S} seconds')`,
+  (v) => [v.id, v.at],
+);
+
+/** The key with this hash (revoked or not), in one indexed read; null if there is none. */
+export async function findKeyByHash(on: Runner, keyHash: string): Promise<KeyRow | null> {
+  const [row] = await exec(on, BY_HASH, { keyHash });
+  return row ?? null;
+}
+
+/** Marks the key used at `at`, unless it was within the resolution. */
+export async function touchKey(on: Runner, id: string, at: Date): Promise<void> {
+  await exec(on, TOUCH, { id, at });
+}

@@ -1,0 +1,49 @@
+import { exec, statement, type Runner } from '../../db/driver';
+import type { Ticket } from './ticket.entity';
+
+/** A ticket row as the entity's plain type. */
+export type TicketRow = Pick<
+  Ticket,
+  | 'id'
+  | 'organisationId'
+  | 'orderId'
+  | 'eventId'
+  | 'tierId'
+  | 'attendeeId'
+  | 'code'
+  | 'status'
+  | 'price'
+  | 'currency'
+  | 'checkedInAt'
+  | 'voidedAt'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+
+const COLUMNS = `id, organisation_id as "organisationId", order_id as "orderId",
+  event_id as "eventId", tier_id as "tierId", attendee_id as "attendeeId", code, status, price,
+  currency, checked_in_at as "checkedInAt", voided_at as "voidedAt", created_at as "createdAt",
+  updated_at as "updatedAt"`;
+
+const LOCK_BY_ID = statement<TicketRow, { organisationId: string; id: string }>(
+  `select ${COLUMNS} from tickets where organisation_id = $1 and id = $2 for update`,
+  (v) => [v.organisationId, v.id],
+);
+
+const LOCK_BY_CODE = statement<TicketRow, { organisationId: string; code: string }>(
+  `select ${COLUMNS} from tickets where organisation_id = $1 and code = $2 for update`,
+  (v) => [v.organisationId, v.code],
+);
+
+/** The organisation's ticket with this id or barcode, locked (`FOR UPDATE`); null if none. */
+export async function lockTicketRow(
+  on: Runner,
+  organisationId: string,
+  by: { id: string } | { code: string },
+): Promise<TicketRow | null> {
+  const [row] =
+    'id' in by
+      ? await exec(on, LOCK_BY_ID, { organisationId, id: by.id })
+      : await exec(on, LOCK_BY_CODE, { organisationId, code: by.code });
+  return row ?? null;
+}
