@@ -41,6 +41,12 @@ const apiDir = path.join(repoDir, 'apps', 'api');
 const sdkEntry = path.join(repoDir, 'packages', 'sdk', 'dist', 'index.js');
 
 const MB = 1024 * 1024;
+/**
+ * The API server's median cold start may be at most this many times the bare server's, in the same
+ * run. A ratio, not milliseconds: both start on the same Node, so the host's own start-up speed
+ * (the bare server's median ranged from about 100 to over 400 ms across hosts) divides out.
+ */
+const COLD_START_RATIO_TARGET = 1.6;
 /** Limits high enough never to refuse a benchmark request. */
 const NO_RATE_LIMIT = '100000000';
 
@@ -380,7 +386,7 @@ async function runCases(
       };
       // The targeted cases (the highest connection count) get twice the rounds, as long each:
       // the host's speed drifts from one round to the next by more than the difference measured
-      // (bench/README.md › Results), and more alternations average more of that drift out.
+      // (bench/README.md › How to judge a change), and more alternations average more of it out.
       const rounds = connections === maxConnections ? config.rounds * 2 : config.rounds;
       for (let round = 0; round < rounds; round++) {
         const order: Side[] = round % 2 === 0 ? ['ours', 'limit'] : ['limit', 'ours'];
@@ -780,6 +786,27 @@ async function main(): Promise<void> {
     // -------------------------------------------------------------------------------------------
     const maxConnections = Math.max(...config.connections);
     const sdkOverheadPercent = (sdkCalls.sdkMedianMs / sdkCalls.fetchMedianMs - 1) * 100;
+    const coldStartMedianMs = {
+      ours: median(coldStarts.ours),
+      limit: median(coldStarts.limit),
+      oursUncached: median(coldStarts.oursUncached),
+    };
+    // Judged on the ratio to the bare server's median in this run; both medians are shown in ms.
+    const coldStartRow = row(
+      `cold start to /healthz 200, median of ${config.coldStarts}`,
+      'ms',
+      coldStartMedianMs.ours,
+      coldStartMedianMs.limit,
+      { kind: 'ratio-at-most', value: COLD_START_RATIO_TARGET },
+    );
+    // No target: the bare server never has a compile cache, so its one median is the reference
+    // of both rows, and a machine's first start is shown, not judged.
+    const uncachedColdStartRow = row(
+      `cold start without a compile cache (a machine's first start), median of ${config.coldStarts}`,
+      'ms',
+      coldStartMedianMs.oursUncached,
+      coldStartMedianMs.limit,
+    );
     const rows: Row[] = [];
     const caseSummaries = cases.map((result) => ({
       route: result.route,
@@ -884,23 +911,8 @@ async function main(): Promise<void> {
         value: 30,
         unit: 'MB',
       }),
-      row(
-        `cold start to /healthz 200, median of ${config.coldStarts}`,
-        'ms',
-        median(coldStarts.ours),
-        median(coldStarts.limit),
-        {
-          kind: 'at-most',
-          value: 400,
-          unit: 'ms',
-        },
-      ),
-      row(
-        `cold start without a compile cache (a machine's first start), median of ${config.coldStarts}`,
-        'ms',
-        median(coldStarts.oursUncached),
-        median(coldStarts.limit),
-      ),
+      coldStartRow,
+      uncachedColdStartRow,
       row(
         `pipelining attack (${attack.connections} × ${attack.requestsPerConnection} unread), RSS growth`,
         'MB',
@@ -985,6 +997,14 @@ async function main(): Promise<void> {
         afterLoadRssBytes: afterLoadRss,
       },
       coldStartMs: coldStarts,
+      // The medians, and the ratio the target applies to (ours ÷ the bare server's).
+      coldStart: {
+        medianMs: coldStartMedianMs,
+        ratio: coldStartRow.ratio,
+        target: coldStartRow.target,
+        pass: coldStartRow.pass,
+        uncachedRatio: uncachedColdStartRow.ratio,
+      },
       webhooks: {
         with: withWebhook,
         without: withoutWebhook,
