@@ -20,13 +20,15 @@ import { deliveringApiEnv, Receiver } from './harness';
  * instances, which would take the rounds.
  */
 describe('webhook messages of an instance killed mid-round', () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
-  let orm: Orm;
+  // Unset if the set-up failed part way: the clean-up does what there is to do.
+  let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  let orm: Orm | undefined;
   const receiver = new Receiver();
 
-  const env = () => deliveringApiEnv(database.url);
+  const env = () => deliveringApiEnv(database!.url);
 
-  const sql = <T>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);
+  const sql = <T>(text: string, params: unknown[] = []) =>
+    orm!.em.fork().execute<T[]>(text, params);
 
   beforeAll(async () => {
     database = await createScratchDatabase('boxoffice_webhook_crash');
@@ -50,7 +52,7 @@ describe('webhook messages of an instance killed mid-round', () => {
       WEBHOOK_LEASE_SECONDS: '10',
       WEBHOOK_TIMEOUT_MS: '2000',
     });
-    const tenant = await createTenantIn(orm);
+    const tenant = await createTenantIn(orm!);
     const created = await request(api.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
       key: tenant.key,
       body: { url: receiver.url('door'), events: ['event.created'] },

@@ -21,7 +21,7 @@ const databaseUrl = inject('databaseUrl');
 const receiver = new Receiver();
 let a: ApiProcess;
 let b: ApiProcess;
-let local: TestServer;
+let local: TestServer | undefined;
 
 const eventBody = (name: string) => ({
   name,
@@ -549,7 +549,7 @@ describe('webhook URLs', () => {
       'http://203.0.114.1/hooks',
       'https://user:pass@example.com/hooks',
     ]) {
-      const refused = await call(local, 'POST', '/api/v1/webhook_endpoints', {
+      const refused = await call(local!, 'POST', '/api/v1/webhook_endpoints', {
         key: tenant.key,
         body: { url },
       });
@@ -557,7 +557,7 @@ describe('webhook URLs', () => {
       expect(refused.body.code).toBe('invalid_webhook_url');
       expect(refused.body.error).toMatch(/^url must /);
     }
-    const list = await call(local, 'GET', '/api/v1/webhook_endpoints', { key: tenant.key });
+    const list = await call(local!, 'GET', '/api/v1/webhook_endpoints', { key: tenant.key });
     expect(list.body).toMatchObject({ data: [], total: 0 });
   });
 

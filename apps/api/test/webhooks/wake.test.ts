@@ -11,9 +11,10 @@ import { createScratchDatabase, localWebhookEngine } from '../setup';
 // for changes several times a second (src/serve.ts). A database of its own: the run's shared one
 // gets changes from every test file, which would keep any fan-out busy.
 describe('the webhook fan-out woken by commits', () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
-  let orm: Orm;
-  let engine: WebhookEngine;
+  // Unset if the set-up failed part way: the clean-up does what there is to do.
+  let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  let orm: Orm | undefined;
+  let engine: WebhookEngine | undefined;
   let rounds: { mock: { calls: unknown[] } };
 
   beforeAll(async () => {
@@ -38,12 +39,12 @@ describe('the webhook fan-out woken by commits', () => {
   });
 
   it('starts a round when a transaction of its ORM commits, and goes idle again', async () => {
-    const organisation = await createOrganisation(orm.em.fork(), { name: 'Wake', plan: 'pro' });
+    const organisation = await createOrganisation(orm!.em.fork(), { name: 'Wake', plan: 'pro' });
     // That commit's rounds done.
     await sleep(1000);
     const idle = rounds.mock.calls.length;
     await createEvent(
-      { em: orm.em.fork(), organisationId: organisation.id },
+      { em: orm!.em.fork(), organisationId: organisation.id },
       {
         name: 'Wakes the fan-out',
         timezone: 'Europe/London',

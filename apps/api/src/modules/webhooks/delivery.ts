@@ -24,11 +24,7 @@ let undici: typeof Undici | undefined;
 /** One connection pool per address policy: its `lookup` refuses what the policy refuses. */
 const agents = new Map<boolean, Undici.Agent>();
 
-/**
- * The HTTP client: undici, loaded on the first delivery (nothing of it is read at start-up). A
- * delivery with it costs about half the CPU of one with `node:http`, in the sender and in the
- * receiver alike (bench/README.md).
- */
+/** The HTTP client: undici, loaded on the first delivery (nothing of it is read at start-up). */
 async function agentFor(policy: UrlPolicy): Promise<Undici.Agent> {
   const { Agent } = (undici ??= await import('undici'));
   let agent = agents.get(policy.allowPrivate);
@@ -60,7 +56,8 @@ function targetOf(rawUrl: string, policy: UrlPolicy): Target {
     } catch (error) {
       target = { refused: (error as Error).message };
     }
-    if (targets.size >= TARGETS_KEPT) targets.delete(targets.keys().next().value!);
+    const oldest = targets.keys().next();
+    if (targets.size >= TARGETS_KEPT && !oldest.done) targets.delete(oldest.value);
     targets.set(key, target);
   }
   return target;

@@ -9,6 +9,19 @@ export function newSigningSecret(): string {
 /** How long the previous secret keeps signing after a rotation. */
 export const SECRET_OVERLAP_HOURS = 24;
 
+/** An endpoint's secrets, as its row holds them. */
+export interface EndpointSecrets {
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+/** The secrets that sign at `now`: the current one, and the previous one during its overlap. */
+export function signingSecrets(endpoint: EndpointSecrets, now = new Date()): string[] {
+  const { secret, previous_secret: previous, previous_secret_expires_at: until } = endpoint;
+  return previous && until && until.getTime() > now.getTime() ? [secret, previous] : [secret];
+}
+
 /**
  * Signers by secret, so that the secret's key is decoded once, not at every attempt. Bounded: past
  * `SIGNERS_KEPT` secrets the oldest one is dropped (a rotated-out secret ages out this way).
@@ -20,7 +33,8 @@ function signerOf(secret: string): Webhook {
   let signer = signers.get(secret);
   if (!signer) {
     signer = new Webhook(secret);
-    if (signers.size >= SIGNERS_KEPT) signers.delete(signers.keys().next().value!);
+    const oldest = signers.keys().next();
+    if (signers.size >= SIGNERS_KEPT && !oldest.done) signers.delete(oldest.value);
     signers.set(secret, signer);
   }
   return signer;

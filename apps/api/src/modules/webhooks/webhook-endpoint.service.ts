@@ -8,34 +8,19 @@ import {
 import type { TenantContext } from '../../core/context';
 import { AppError, conflict, notFound } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
-import { inTransaction, iso } from '../../db/context';
-import { run } from '../../db/sql';
+import { iso } from '../../core/iso-time';
+import { clock, inTransaction } from '../../db/driver';
 import { lockOrganisation } from '../organisations/organisation.service';
 import { newSigningSecret, SECRET_OVERLAP_HOURS } from './signing';
 import { checkUrl, UrlRefused, type UrlPolicy } from './url-guard';
+import * as endpoints from './webhook-endpoint.repository';
+import type { EndpointRow } from './webhook-endpoint.repository';
+import { deleteEndpointMessages } from './webhook-message.repository';
+
+export type { EndpointRow } from './webhook-endpoint.repository';
 
 /** Endpoints an organisation may have: enough for every integration, not a fan-out service. */
 export const MAX_ENDPOINTS = 20;
-
-/** A row of `webhook_endpoints` as read by the services (timestamps as `Date`). */
-export interface EndpointRow {
-  id: string;
-  organisation_id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  failing_since: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const COLUMNS = `id, organisation_id, url, description, events, status, disabled_reason, secret,
-  previous_secret, previous_secret_expires_at, failing_since, created_at, updated_at`;
 
 export const toWebhookEndpointResource = (row: EndpointRow): WebhookEndpoint => ({
   id: row.id,
@@ -44,8 +29,8 @@ export const toWebhookEndpointResource = (row: EndpointRow): WebhookEndpoint => 
   events: row.events as WebhookEndpoint['events'],
   status: row.status,
   disabled_reason: row.disabled_reason,
-  created_at: iso(new Date(row.created_at)),
-  updated_at: iso(new Date(row.updated_at)),
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
 });
 
 export const withSecret = (row: EndpointRow): WebhookEndpointWithSecret => ({
@@ -72,16 +57,12 @@ export async function listEndpoints(
   ctx: TenantContext,
   page: { page: number; limit: number },
 ): Promise<{ rows: EndpointRow[]; total: number }> {
-  const rows = await run<EndpointRow>(ctx.em, {
-    text: `select ${COLUMNS} from webhook_endpoints where organisation_id = ?
-      order by created_at, id limit ? offset ?`,
-    params: [ctx.organisationId, page.limit, (page.page - 1) * page.limit],
+  const rows = await endpoints.listEndpoints(ctx.em, ctx.organisationId, {
+    limit: page.limit,
+    offset: (page.page - 1) * page.limit,
   });
-  const [count] = await run<{ n: string }>(ctx.em, {
-    text: `select count(*) as n from webhook_endpoints where organisation_id = ?`,
-    params: [ctx.organisationId],
-  });
-  return { rows, total: Number(count?.n ?? 0) };
+  const total = await endpoints.countEndpoints(ctx.em, ctx.organisationId);
+  return { rows, total };
 }
 
 export async function getEndpoint(
@@ -90,10 +71,11 @@ export async function getEndpoint(
   options: { lock?: boolean } = {},
 ): Promise<EndpointRow> {
   if (!looksLikeId('webhookEndpoint', id)) throw notFound('webhook endpoint');
-  const [row] = await run<EndpointRow>(ctx.em, {
-    text: `select ${COLUMNS} from webhook_endpoints where id = ? and organisation_id = ?${options.lock ? ' for update' : ''}`,
-    params: [id, ctx.organisationId],
-  });
+  const row = await endpoints.findEndpoint(
+    ctx.em,
+    { id, organisationId: ctx.organisationId },
+    options.lock,
+  );
   if (!row) throw notFound('webhook endpoint');
   return row;
 }
@@ -106,29 +88,21 @@ export function createEndpoint(
   return inTransaction(ctx, async (tx) => {
     const url = await validUrl(body.url, policy);
     await lockOrganisation(tx.em, tx.organisationId);
-    const [count] = await run<{ n: string }>(tx.em, {
-      text: `select count(*) as n from webhook_endpoints where organisation_id = ?`,
-      params: [tx.organisationId],
-    });
-    if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) {
+    if ((await endpoints.countEndpoints(tx.em, tx.organisationId)) >= MAX_ENDPOINTS) {
       throw conflict(
         `an organisation has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`,
         'endpoint_limit_reached',
       );
     }
-    const [row] = await run<EndpointRow>(tx.em, {
-      text: `insert into webhook_endpoints (id, organisation_id, url, description, events, secret)
-       values (?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?) returning ${COLUMNS}`,
-      params: [
-        newId('webhookEndpoint'),
-        tx.organisationId,
-        url,
-        body.description ?? null,
-        JSON.stringify(normaliseEvents(body.events)),
-        newSigningSecret(),
-      ],
+    return endpoints.insertEndpoint(tx.em, {
+      id: newId('webhookEndpoint'),
+      organisationId: tx.organisationId,
+      url,
+      description: body.description ?? null,
+      events: normaliseEvents(body.events),
+      secret: newSigningSecret(),
+      at: clock(tx.em),
     });
-    return row!;
   });
 }
 
@@ -140,48 +114,38 @@ export function updateEndpoint(
 ): Promise<EndpointRow> {
   return inTransaction(ctx, async (tx) => {
     const current = await getEndpoint(tx, id, { lock: true });
-    const url = body.url === undefined ? current.url : await validUrl(body.url, policy);
-    const events = body.events === undefined ? current.events : normaliseEvents(body.events);
-    const description = body.description === undefined ? current.description : body.description;
     const status = body.status ?? current.status;
     let disabledReason = current.disabled_reason;
     if (status === 'enabled') disabledReason = null;
     else if (current.status === 'enabled') disabledReason = 'disabled by request';
-    const [row] = await run<EndpointRow>(tx.em, {
-      text: `update webhook_endpoints set url = ?, events = array(select jsonb_array_elements_text(?::jsonb)), description = ?, status = ?,
-         disabled_reason = ?,
-         failing_since = case when ? = 'enabled' and status = 'disabled' then null else failing_since end,
-         updated_at = now()
-       where id = ? returning ${COLUMNS}`,
-      params: [url, JSON.stringify(events), description, status, disabledReason, status, id],
+    return endpoints.updateEndpoint(tx.em, {
+      id,
+      url: body.url === undefined ? current.url : await validUrl(body.url, policy),
+      events: body.events === undefined ? current.events : normaliseEvents(body.events),
+      description: body.description === undefined ? current.description : body.description,
+      status,
+      disabled_reason: disabledReason,
+      // Enabled again: its failures start over.
+      failing_since:
+        status === 'enabled' && current.status === 'disabled' ? null : current.failing_since,
+      at: clock(tx.em),
     });
-    return row!;
   });
 }
 
 /**
  * Deletes an endpoint with its messages and their attempts (no foreign key cascades: see the
  * migration `webhook_log_keys`). Deleting the endpoint waits for whatever holds it while writing
- * its messages and attempts (a fan-out round, the recording of first attempts), so what they wrote
- * is deleted too; deleting a message waits for the recording of a retry under way, so the attempts
+ * its messages and attempts (a fan-out round, the recording of attempts), so what they wrote is
+ * deleted too; deleting a message waits for the recording of a retry under way, so the attempts
  * are deleted after the messages, in a statement that sees it.
  */
 export function deleteEndpoint(ctx: TenantContext, id: string): Promise<{ id: string }> {
   if (!looksLikeId('webhookEndpoint', id)) throw notFound('webhook endpoint');
   return inTransaction(ctx, async (tx) => {
-    const rows = await run<{ id: string }>(tx.em, {
-      text: `delete from webhook_endpoints where id = ? and organisation_id = ? returning id`,
-      params: [id, ctx.organisationId],
-    });
-    if (rows.length === 0) throw notFound('webhook endpoint');
-    const messages = await run<{ id: string }>(tx.em, {
-      text: `delete from webhook_messages where endpoint_id = ? returning id`,
-      params: [id],
-    });
-    await run(tx.em, {
-      text: `delete from webhook_attempts where message_id = any(?::text[])`,
-      params: [messages.map((message) => message.id)],
-    });
+    const by = { id, organisationId: tx.organisationId };
+    if (!(await endpoints.deleteEndpointRow(tx.em, by))) throw notFound('webhook endpoint');
+    await deleteEndpointMessages(tx.em, id);
     return { id };
   });
 }
@@ -197,35 +161,20 @@ export function rotateSecret(
 ): Promise<EndpointRow> {
   return inTransaction(ctx, async (tx) => {
     await getEndpoint(tx, id, { lock: true });
-    const [row] = await run<EndpointRow>(tx.em, {
-      text: `update webhook_endpoints set previous_secret = secret, secret = ?,
-         previous_secret_expires_at = now() + make_interval(hours => ?), updated_at = now()
-       where id = ? returning ${COLUMNS}`,
-      params: [newSigningSecret(), overlapHours, id],
+    const at = clock(tx.em);
+    return endpoints.rotateEndpointSecret(tx.em, {
+      id,
+      secret: newSigningSecret(),
+      until: new Date(at.getTime() + overlapHours * 3600 * 1000),
+      at,
     });
-    return row!;
   });
-}
-
-/** The secrets that sign now: the current one, and the previous one during its overlap. */
-export function signingSecrets(
-  row: Pick<EndpointRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>,
-  now = new Date(),
-): string[] {
-  const previousValid =
-    row.previous_secret &&
-    row.previous_secret_expires_at &&
-    new Date(row.previous_secret_expires_at).getTime() > now.getTime();
-  return previousValid ? [row.secret, row.previous_secret!] : [row.secret];
 }
 
 /** The organisation an endpoint belongs to (the operator CLI acts by endpoint id alone). */
 export async function endpointOrganisation(em: TenantContext['em'], id: string): Promise<string> {
   if (!looksLikeId('webhookEndpoint', id)) throw notFound('webhook endpoint');
-  const [row] = await run<{ organisation_id: string }>(em, {
-    text: `select organisation_id from webhook_endpoints where id = ?`,
-    params: [id],
-  });
-  if (!row) throw notFound('webhook endpoint');
-  return row.organisation_id;
+  const organisationId = await endpoints.endpointOrganisationId(em, id);
+  if (!organisationId) throw notFound('webhook endpoint');
+  return organisationId;
 }

@@ -10,7 +10,9 @@ import type { EngineLogger } from './webhook-engine';
 import { WebhookEngine } from './webhook-engine';
 import type { FromThread, ThreadData, ToThread } from './webhook-thread';
 
-const port = parentPort!;
+if (!parentPort)
+  throw new Error('webhook-thread-main.ts runs as a worker thread (webhook-thread.ts)');
+const port = parentPort;
 const { options, wake } = workerData as ThreadData;
 const post = (message: FromThread) => port.postMessage(message);
 

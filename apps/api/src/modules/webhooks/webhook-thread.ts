@@ -46,10 +46,9 @@ const RESTART_DELAY_MS = 1000;
 
 /**
  * The webhook engine in a thread of its own (webhook-thread-main.ts), so that fanning out,
- * signing and sending never hold up the event loop that answers API requests (the benchmark's
- * webhook case, three runs each: 0.86–0.99× of the throughput without webhooks with the engine on
- * that loop, 0.90–1.02× with it here; bench/README.md). Same interface as the engine: `start`,
- * `followCommits`, `changesCommitted`, `stop`. A thread that dies is logged and started again.
+ * signing and sending never hold up the event loop that answers API requests. Same interface as
+ * the engine: `start`, `followCommits`, `changesCommitted`, `stop`. A thread that dies is logged
+ * and started again.
  */
 export class WebhookThread {
   readonly #options: WebhookThreadOptions;
