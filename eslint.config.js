@@ -126,6 +126,9 @@ export default tseslint.config(
         'error',
         { checksVoidReturn: { arguments: false, attributes: false } },
       ],
+      // Say what is known instead of asserting it, and drop checks the types already rule out.
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      '@typescript-eslint/no-unnecessary-condition': 'error',
       // Only config.ts reads the environment; everything else receives parsed configuration.
       'no-restricted-properties': [
         'error',

@@ -199,7 +199,10 @@ let cursorSecret: Promise<KeyObject> | undefined;
 const secret = () =>
   (cursorSecret ??= pool
     .query<{ value: string }>(`select value from server_secrets where name = 'list_cursor'`)
-    .then(({ rows }) => createSecretKey(Buffer.from(rows[0]!.value, 'utf8'))));
+    .then(({ rows: [row] }) => {
+      if (!row) throw new Error('server_secrets has no list_cursor key: start the API once');
+      return createSecretKey(Buffer.from(row.value, 'utf8'));
+    }));
 
 /** The digest of no filters, as the API binds a cursor to its filters. */
 const NO_FILTERS = createHash('sha256').update('[]').digest('base64url').slice(0, 16);
@@ -246,15 +249,16 @@ async function listEvents(req: IncomingMessage, res: ServerResponse, search: str
   ]);
   const total = Number(count.rows[0]?.count ?? 0);
   const rows = found.rows.slice(0, limit);
+  // A row past the page means another page: its cursor continues after this page's last row.
+  const last = found.rows.length > limit ? rows.at(-1) : undefined;
   send(res, 200, {
     data: rows.map(toEvent),
     total,
     page,
     limit,
-    next_cursor:
-      found.rows.length > limit
-        ? await nextCursor(auth.organisationId, rows.at(-1)!.sort_key, page + 1, total, startedAt)
-        : null,
+    next_cursor: last
+      ? await nextCursor(auth.organisationId, last.sort_key, page + 1, total, startedAt)
+      : null,
     sync_checkpoint: new Date(startedAt - 60_000).toISOString(),
   });
 }
@@ -268,13 +272,13 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 function newCheckinId(at: Date): string {
   let time = '';
   for (let rest = at.getTime(); rest > 0; rest = Math.floor(rest / 62)) {
-    time = BASE62[rest % 62]! + time;
+    time = BASE62.charAt(rest % 62) + time;
   }
   let random = '';
   while (random.length < 16) {
     for (const byte of randomBytes(24)) {
       // 248 = 4 × 62: bytes above it are skipped, so every character is equally likely.
-      if (byte < 248 && random.length < 16) random += BASE62[byte % 62]!;
+      if (byte < 248 && random.length < 16) random += BASE62.charAt(byte % 62);
     }
   }
   return `chk_${time.padStart(8, '0')}${random}`;

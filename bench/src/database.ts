@@ -82,7 +82,8 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
  */
 export async function createBenchDatabase(serverUrl: string | undefined): Promise<BenchDatabase> {
   const embedded = serverUrl ? undefined : await startEmbedded();
-  const adminUrl = serverUrl ?? embedded!.url;
+  const adminUrl = serverUrl ?? embedded?.url;
+  if (adminUrl === undefined) throw new Error('neither a database server URL nor an embedded one');
   const name = `boxoffice_bench_${Date.now()}`;
   let serverVersion: string;
   try {

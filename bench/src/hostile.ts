@@ -39,9 +39,9 @@ export async function pipeliningAttack(
   const stopSampling = sampleRss([server.pid], 50);
   const health: number[] = [];
   let failures = 0;
-  let attacking = true;
+  const attack = new AbortController();
   const probing = (async () => {
-    while (attacking) {
+    while (!attack.signal.aborted) {
       const started = performance.now();
       try {
         const response = await fetch(`${server.baseUrl}/healthz`, {
@@ -66,7 +66,7 @@ export async function pipeliningAttack(
     ),
   );
   await sleep(options.durationMs);
-  attacking = false;
+  attack.abort();
   await probing;
   const peak = stopSampling().get(server.pid) ?? before;
   for (const socket of sockets) socket.destroy();

@@ -87,9 +87,9 @@ let compileCache = '';
 /** The image's `NODE_OPTIONS` (apps/api/Dockerfile): the API server runs as it ships. */
 function imageNodeOptions(): string {
   const dockerfile = readFileSync(path.join(apiDir, 'Dockerfile'), 'utf8');
-  const match = /^\s*NODE_OPTIONS=(\S+)/m.exec(dockerfile);
-  if (!match) throw new Error('apps/api/Dockerfile sets no NODE_OPTIONS');
-  return match[1]!.replace(/^"(.*)"$/, '$1');
+  const options = /^\s*NODE_OPTIONS=(\S+)/m.exec(dockerfile)?.[1];
+  if (!options) throw new Error('apps/api/Dockerfile sets no NODE_OPTIONS');
+  return options.replace(/^"(.*)"$/, '$1');
 }
 
 function oursEnvironment(
@@ -176,14 +176,21 @@ class Workload {
     return this.#nextTicket;
   }
 
+  /** The `Authorization` header of the `index`-th seeded key. */
+  #authorizationOf(index: number): string {
+    const authorization = this.#authorization[index];
+    if (authorization === undefined) throw new Error(`no seeded key ${index}`);
+    return authorization;
+  }
+
   nextRead = (): LoadRequest => {
-    const key = this.#authorization[this.#reads++ % this.#authorization.length]!;
+    const key = this.#authorizationOf(this.#reads++ % this.#authorization.length);
     return { method: 'GET', path: '/api/v1/events?limit=20', headers: { authorization: key } };
   };
 
   nextCheckin = (): LoadRequest => {
     const n = this.#nextTicket++;
-    const key = this.#authorization[ticketOrganisation(n, this.#authorization.length)]!;
+    const key = this.#authorizationOf(ticketOrganisation(n, this.#authorization.length));
     return {
       method: 'POST',
       path: '/api/v1/checkins',
@@ -218,7 +225,9 @@ class Workload {
   }
 
   get firstKey(): string {
-    return this.#seeded.keys[0]!.key;
+    const [first] = this.#seeded.keys;
+    if (!first) throw new Error('no key was seeded');
+    return first.key;
   }
 }
 
@@ -651,6 +660,12 @@ async function main(): Promise<void> {
       durations[name] = (performance.now() - started) / 1000;
     }
   };
+  /** How long the phase `name`, which has run, took in seconds. */
+  const took = (name: string): number => {
+    const seconds = durations[name];
+    if (seconds === undefined) throw new Error(`the ${name} phase has not run`);
+    return seconds;
+  };
 
   let db: BenchDatabase | undefined;
   const servers: Partial<Record<Side, ServerProcess>> = {};
@@ -689,7 +704,7 @@ async function main(): Promise<void> {
     });
     const seeded = await phase('seed', () => seeder.seed(config.smoke ? 20_000 : 60_000));
     log(
-      `seeded ${config.organisations} organisations × ${config.eventsPerOrganisation} events, ${config.iterateItems.toLocaleString('en-GB')} events to iterate, ${seeder.ticketCount.toLocaleString('en-GB')} tickets (${durations.seed!.toFixed(1)} s)`,
+      `seeded ${config.organisations} organisations × ${config.eventsPerOrganisation} events, ${config.iterateItems.toLocaleString('en-GB')} events to iterate, ${seeder.ticketCount.toLocaleString('en-GB')} tickets (${took('seed').toFixed(1)} s)`,
     );
     const workload = new Workload(seeded, seeder);
 

@@ -71,7 +71,7 @@ export async function startServer(options: SpawnOptions): Promise<ServerProcess>
   });
   children.add(child);
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-10_000);
   });
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -98,9 +98,12 @@ export async function startServer(options: SpawnOptions): Promise<ServerProcess>
     await sleep(5);
   }
   const startMs = performance.now() - started;
+  const { pid } = child;
+  // Someone answered, but not a process of ours: another server holds the port.
+  if (pid === undefined) throw new Error(`${options.name} was never spawned:\n${stderr}`);
   return {
     name: options.name,
-    pid: child.pid!,
+    pid,
     port: options.port,
     baseUrl,
     startMs,

@@ -64,12 +64,17 @@ export function formatTable(rows: readonly Row[]): string {
     r.pass === null ? '' : r.pass ? 'pass' : 'MISS',
   ]);
   const widths = header.map((title, i) =>
-    Math.max(title.length, ...lines.map((cells) => cells[i]!.length)),
+    Math.max(title.length, ...lines.map((cells) => cells[i]?.length ?? 0)),
   );
   // Numbers align right, text left.
   const right = [false, true, true, true, false, false];
-  const render = (cells: readonly string[]) =>
-    `| ${cells.map((cell, i) => (right[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join(' | ')} |`;
+  const render = (cells: readonly string[]) => {
+    const padded = widths.map((width, i) => {
+      const cell = cells[i] ?? '';
+      return right[i] ? cell.padStart(width) : cell.padEnd(width);
+    });
+    return `| ${padded.join(' | ')} |`;
+  };
   const rule = `| ${widths.map((w, i) => (right[i] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
   return [render(header), rule, ...lines.map(render)].join('\n');
 }

@@ -142,7 +142,11 @@ async function deepPage(settings: Settings, sdk: Boxoffice): Promise<DeepPageRes
     if (cursors.length > 1000) break;
   }
   const depth = Math.min(1000, cursors.length);
-  if (depth < 2) throw new Error('too few pages for a deep cursor page');
+  const [firstCursor] = cursors;
+  const deepCursor = cursors[depth - 1];
+  if (depth < 2 || firstCursor === undefined || deepCursor === undefined) {
+    throw new Error('too few pages for a deep cursor page');
+  }
   const headers = { Authorization: `Bearer ${settings.apiKey}` };
   const timed = async (cursor: string) => {
     const started = performance.now();
@@ -157,8 +161,8 @@ async function deepPage(settings: Settings, sdk: Boxoffice): Promise<DeepPageRes
   const firstMs: number[] = [];
   const deepMs: number[] = [];
   for (let i = 0; i < 220; i++) {
-    const first = await timed(cursors[0]!);
-    const deep = await timed(cursors[depth - 1]!);
+    const first = await timed(firstCursor);
+    const deep = await timed(deepCursor);
     // The first 20 of each warm up.
     if (i >= 20) {
       firstMs.push(first);

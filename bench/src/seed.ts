@@ -204,7 +204,9 @@ export class Seeder {
       );
       await this.#issue(client, tickets);
     });
-    const iterateKey = keys.pop()!;
+    // The last organisation's key is the one that iterates.
+    const iterateKey = keys.pop();
+    if (!iterateKey) throw new Error('no organisation was seeded');
     return { keys, iterateKey, ticketCount: this.#ticketCount };
   }
 

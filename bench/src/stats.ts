@@ -1,9 +1,9 @@
 /** The `p`-th percentile (0–100) of `values`, nearest-rank; NaN for no values. */
 export function percentile(values: ArrayLike<number>, p: number): number {
-  if (values.length === 0) return NaN;
   const sorted = Float64Array.from(values).sort();
   const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+  // With no values there is no rank 1 either.
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? NaN;
 }
 
 export const median = (values: ArrayLike<number>): number => percentile(values, 50);

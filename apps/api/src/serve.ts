@@ -49,7 +49,10 @@ async function serve(
   embedded: EmbeddedDatabase | null,
   options: StartOptions,
 ): Promise<void> {
-  const databaseUrl = config.DATABASE_URL ?? embedded!.url;
+  const databaseUrl = config.DATABASE_URL ?? embedded?.url;
+  if (databaseUrl === undefined) {
+    throw new Error('serve: neither DATABASE_URL nor an embedded database');
+  }
 
   const orm = await createOrm({
     entities,

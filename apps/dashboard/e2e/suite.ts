@@ -21,14 +21,17 @@ export function browserSuite(
   prepare?: (context: BrowserContext, origin: string) => Promise<void>,
 ): Suite {
   const suite = {} as Suite;
+  // What `afterAll` undoes, as far as `beforeAll` got: `suite` is empty until it is done.
+  let database: TestDatabase | undefined;
   let browser: Browser | undefined;
   let stopServer: (() => Promise<void>) | undefined;
   let violations: string[] = [];
 
   beforeAll(async () => {
     requireBuilds();
-    suite.database = await prepareDatabase(label);
-    const server = await startApiServer(suite.database.env);
+    database = await prepareDatabase(label);
+    suite.database = database;
+    const server = await startApiServer(database.env);
     stopServer = server.stop;
     suite.origin = server.origin;
     browser = await launchBrowser();
@@ -46,7 +49,7 @@ export function browserSuite(
   afterAll(async () => {
     await browser?.close();
     await stopServer?.();
-    await suite.database?.cleanup();
+    await database?.cleanup();
   });
 
   return suite;

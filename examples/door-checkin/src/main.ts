@@ -102,10 +102,10 @@ async function main(argv: string[]): Promise<number> {
   const client = new Boxoffice({ timeout: options.timeoutMs, maxRetries: 4 });
   const tally = new Tally();
   let input: Input | undefined;
-  let interrupted = false;
+  const interrupt = new AbortController();
   process.once('SIGINT', () => {
     // Let the scan in flight finish and print the summary; a second Ctrl-C kills.
-    interrupted = true;
+    interrupt.abort();
     void input?.close();
   });
 
@@ -119,7 +119,7 @@ async function main(argv: string[]): Promise<number> {
     const door = new Door(client, options, (message) => note(`warning: ${message}`));
     let line = 0;
     for await (const raw of input.lines()) {
-      if (interrupted) break;
+      if (interrupt.signal.aborted) break;
       line += 1;
       const code = raw.trim();
       if (code === '' || code.startsWith('#')) continue;

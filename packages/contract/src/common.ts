@@ -384,7 +384,7 @@ export function readRoutes<
       responses: { 200: itemEnvelope(resource.item), 404: ErrorSchema },
       metadata: readRoute,
       summary: `Get ${resource.singular}`,
-      description: `${resource.singular[0]!.toUpperCase()}${resource.singular.slice(1)} by its id. An id of another organisation, or of another kind of object, is a 404.`,
+      description: `${resource.singular.charAt(0).toUpperCase()}${resource.singular.slice(1)} by its id. An id of another organisation, or of another kind of object, is a 404.`,
     },
   } as const;
 }

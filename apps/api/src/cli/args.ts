@@ -49,20 +49,21 @@ export function parseCommandArgs<const F extends string = never, const P extends
     });
   } catch (error) {
     // Node's messages go on to explain `--` escaping; the first sentence is the useful part.
-    const message = error instanceof Error ? error.message.split('. ')[0]! : String(error);
+    const message =
+      error instanceof Error ? (error.message.split('. ', 1)[0] ?? error.message) : String(error);
     throw new UsageError(message, spec.usage);
   }
   const { positionals } = parsed;
-  if (positionals.length < names.length) {
-    throw new UsageError(`missing <${names[positionals.length]}>`, spec.usage);
-  }
   if (positionals.length > names.length) {
     throw new UsageError(`unexpected argument '${positionals[names.length]}'`, spec.usage);
   }
-  const args = Object.fromEntries(names.map((name, i) => [name, positionals[i]!])) as Record<
-    P,
-    string
-  >;
+  const args = Object.fromEntries(
+    names.map((name, i) => {
+      const value = positionals[i];
+      if (value === undefined) throw new UsageError(`missing <${name}>`, spec.usage);
+      return [name, value];
+    }),
+  ) as Record<P, string>;
   const values: Partial<Record<F, string>> = {};
   for (const flag of flags) {
     const value = parsed.values[flag];

@@ -53,7 +53,7 @@ export function newId(kind: IdKind, at: Date = new Date()): string {
 export function derivedId(kind: IdKind, at: Date, key: string): string {
   const digest = createHash('sha256').update(key).digest();
   let out = '';
-  for (let i = 0; i < 16; i++) out += BASE62[digest[i]! % 62];
+  for (const byte of digest.subarray(0, 16)) out += BASE62[byte % 62];
   return `${idsFrom(kind, at)}${out}`;
 }
 

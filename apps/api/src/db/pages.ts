@@ -90,6 +90,13 @@ function columnOf(meta: EntityMetadata, property: string): string {
   return `"${column}"`;
 }
 
+/** The number a `select count(*)` read: its one row always comes back. */
+function countOf(rows: { count: string }[]): number {
+  const [row] = rows;
+  if (!row) throw new Error('select count(*) returned no row');
+  return Number(row.count);
+}
+
 /**
  * One page of `entity` rows matching `where`. Lists are ordered by `created_at` then `id` (stable
  * while rows are appended), or by `updated_at` then `id` when syncing with `updated_since`, or by
@@ -144,7 +151,7 @@ export async function findPage<T extends Sortable>(
   const data = more ? found.slice(0, request.limit) : found;
   return {
     data,
-    total: counted === undefined ? undefined : Number(counted[0]!.count),
-    nextAfter: more ? data[data.length - 1]![SORT_KEY] : undefined,
+    total: counted === undefined ? undefined : countOf(counted),
+    nextAfter: more ? data.at(-1)?.[SORT_KEY] : undefined,
   };
 }

@@ -8,8 +8,8 @@ export const MAX_BODY_DEPTH = 32;
 /** Whether `value` nests arrays and objects more than `max` levels deep (checked without recursion). */
 function nestsDeeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [current, depth] = next;
     if (current === null || typeof current !== 'object') continue;
     if (depth > max) return true;
     for (const child of Object.values(current)) stack.push([child, depth + 1]);

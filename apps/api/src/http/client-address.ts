@@ -11,11 +11,12 @@ export function clientAddress(req: Request): string {
 }
 
 export function limitKeyOfAddress(address: string): string {
-  const plain = address.split('%')[0]!.toLowerCase();
+  // Without its zone (`fe80::1%eth0`).
+  const plain = (address.split('%', 1)[0] ?? address).toLowerCase();
   // An IPv4 address has no colon: spares it the IPv6 pattern, a long regular expression.
   if (!plain.includes(':') || !isIPv6(plain)) return plain;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
-  if (mapped) return mapped[1]!;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain)?.[1];
+  if (mapped) return mapped;
   const [left = '', right] = plain.split('::');
   const groups = (part: string | undefined) =>
     part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : [];

@@ -135,7 +135,7 @@ function sdkCall(req: Request): { sdk?: string; retry?: number } {
   const agent = req.headers['user-agent'];
   if (!agent?.startsWith('boxoffice-sdk/')) return {};
   const count = req.headers['x-boxoffice-retry-count'];
-  const sdk = agent.split(' ', 1)[0]!.slice(0, 40);
+  const sdk = (agent.split(' ', 1)[0] ?? agent).slice(0, 40);
   return typeof count === 'string' && /^\d{1,3}$/.test(count)
     ? { sdk, retry: Number(count) }
     : { sdk };

@@ -40,7 +40,8 @@ export function describeIssue(issue: ZodIssue, location: 'body' | 'query' | 'pat
       return `${subject} must be ${JSON.stringify(issue.expected)}`;
     case 'unrecognized_keys': {
       const keys = issue.keys.map((key) => (field ? `${field}.${key}` : key));
-      if (keys.length === 1) return `unknown field: ${clip(keys[0]!)}`;
+      const [first] = keys;
+      if (keys.length === 1 && first !== undefined) return `unknown field: ${clip(first)}`;
       const named = keys.slice(0, MAX_NAMED_FIELDS).map(clip).join(', ');
       const more = keys.length - MAX_NAMED_FIELDS;
       return `unknown fields: ${named}${more > 0 ? ` and ${more} more` : ''}`;

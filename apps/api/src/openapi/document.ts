@@ -15,6 +15,12 @@ type Json = Record<string, unknown>;
 const isZod = (value: unknown): value is ZodTypeAny =>
   typeof value === 'object' && value !== null && '_def' in value && 'safeParse' in value;
 
+/** A value the contract and this file's tables always hold: a miss is a mistake here, named. */
+function required<T>(value: T | undefined, missing: string): T {
+  if (value === undefined) throw new Error(`OpenAPI document: ${missing}`);
+  return value;
+}
+
 const REASONS: Record<number, string> = {
   400: 'Bad request',
   401: 'Unauthorized',
@@ -58,7 +64,10 @@ const canonical = (value: unknown): string =>
       : inner,
   );
 
-const capitalised = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
+const capitalised = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+
+/** `events.list` → `events`; `checkin.created` → `checkin`. */
+const beforeDot = (name: string) => name.split('.', 1)[0] ?? name;
 
 /** `webhookEndpoints` → `WebhookEndpoint`. */
 const itemName = (router: string) => capitalised(router.slice(0, -1));
@@ -72,7 +81,7 @@ function components(): Component[] {
   // List envelopes first: a list's schema is matched before the item inside it.
   for (const [key, route] of OPERATIONS) {
     if (route.method === 'GET' && !route.path.endsWith('/:id')) {
-      add(`${itemName(key.split('.')[0]!)}List`, route.responses[200] as ZodTypeAny, true);
+      add(`${itemName(beforeDot(key))}List`, route.responses[200] as ZodTypeAny, true);
     }
   }
   for (const [exportName, value] of Object.entries(schemas)) {
@@ -224,7 +233,9 @@ const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}
 // Responses.
 
 function errorDescription(status: number, codes: string[]): string {
-  const lines = codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code]!.when}`);
+  const lines = codes.map(
+    (code) => `- \`${code}\`: ${required(ERROR_CODES[code], `no error code ${code}`).when}`,
+  );
   return [`${REASONS[status] ?? 'Error'}. \`code\` is one of:`, '', ...lines].join('\n');
 }
 
@@ -338,12 +349,15 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
     if (operation.method === 'POST')
       headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
     if (operation.hasCursor) headers.Link = headerRef('Link');
-    const media = (response.content as Record<string, Json>)['application/json']!;
+    const media = required(
+      (response.content as Record<string, Json>)['application/json'],
+      `${key} ${statusText} has no JSON response`,
+    );
     responses[statusText] = {
       description: successDescription(operation, route, status, nouns),
       headers,
       content: {
-        'application/json': { ...media, ...(example && { example: example.response }) },
+        'application/json': { ...media, example: example.response },
       },
     };
   }
@@ -375,12 +389,12 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
       .join('\n\n'),
     parameters,
     responses,
-    security: [{ [SCOPE_SCHEMES[scope]!]: [] }],
+    security: [{ [required(SCOPE_SCHEMES[scope], `no security scheme for ${scope}`)]: [] }],
     'x-codeSamples': codeSamples(key),
   };
   if (generated.requestBody) {
     const body = generated.requestBody as { content: Record<string, Json> };
-    const examples = example?.requests;
+    const examples = example.requests;
     out.requestBody = {
       required: true,
       description: 'A JSON object.',
@@ -396,7 +410,7 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
 }
 
 /** Statuses whose codes are the same on every operation: one shared response each. */
-const SHARED_NAMES: Partial<Record<number, string>> = {
+const SHARED_NAMES: Readonly<Record<number, string>> = {
   401: 'Unauthorized',
   402: 'PlanRequired',
   403: 'MissingScope',
@@ -420,8 +434,12 @@ function sharedResponses(): Json {
   const codes = errorCodesOf(any);
   return Object.fromEntries(
     Object.entries(SHARED_NAMES).map(([status, name]): [string, Json] => [
-      name!,
-      errorResponse(Number(status), codes.get(Number(status))!, any),
+      name,
+      errorResponse(
+        Number(status),
+        required(codes.get(Number(status)), `no error codes for ${status}`),
+        any,
+      ),
     ]),
   );
 }
@@ -478,7 +496,12 @@ export async function buildOpenApiDocument(version: string): Promise<Json> {
         const key = (operation as Json).operationId as string;
         return [
           method,
-          complete(key, routes.get(key)!, operation as Json, nouns.get(key.split('.')[0]!)!),
+          complete(
+            key,
+            required(routes.get(key), `no route ${key}`),
+            operation as Json,
+            required(nouns.get(beforeDot(key)), `${beforeDot(key)} has no get route`),
+          ),
         ];
       }),
     );
@@ -532,7 +555,7 @@ function webhookPayloads(): Json {
   const types = schemas.WEBHOOK_EVENT_TYPES as readonly string[];
   return Object.fromEntries(
     types.map((type) => {
-      const object = capitalised(type.split('.')[0]!);
+      const object = capitalised(beforeDot(type));
       return [
         type,
         {

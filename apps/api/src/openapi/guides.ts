@@ -79,11 +79,15 @@ function raiseHeadings(markdown: string, levels: number): string {
   const lines = markdown.split('\n');
   const prose = proseLines(lines);
   return lines
-    .map((line, i) => {
-      const match = prose[i] ? HEADING.exec(line) : null;
-      if (!match) return line;
-      return '#'.repeat(Math.max(1, match[1]!.length - levels)) + match[2]!;
-    })
+    .map((line, i) =>
+      prose[i]
+        ? line.replace(
+            HEADING,
+            (_heading, hashes: string, text: string) =>
+              '#'.repeat(Math.max(1, hashes.length - levels)) + text,
+          )
+        : line,
+    )
     .join('\n');
 }
 
@@ -120,9 +124,10 @@ export function guideSections(markdown: string): GuideSection[] {
   const lines = markdown.split('\n');
   return cut(lines, headingsOf(lines, 2)).map((text) => {
     const sectionLines = text.split('\n');
+    const [heading = ''] = sectionLines;
     const subsections = headingsOf(sectionLines, 3);
     return {
-      title: sectionLines[0]!.replace(/^##\s+/, '').trim(),
+      title: heading.replace(/^##\s+/, '').trim(),
       lead: sectionLines
         .slice(1, subsections[0] ?? sectionLines.length)
         .join('\n')

@@ -99,8 +99,9 @@ export class Page<Item, Sync extends string | undefined = string> implements Asy
     this.total = envelope.total;
     this.page = envelope.page;
     this.limit = envelope.limit;
-    this.cursorless = envelope.next_cursor === undefined;
-    this.nextCursor = envelope.next_cursor ?? null;
+    // A server older than cursor pages sends no `next_cursor` at all.
+    this.cursorless = !('next_cursor' in envelope);
+    this.nextCursor = this.cursorless ? null : envelope.next_cursor;
     this.syncCheckpoint = envelope.sync_checkpoint as Sync;
     this.response = response;
     this.requestId = response.headers.get('x-request-id') ?? undefined;

@@ -285,11 +285,7 @@ export class Engine {
     onHeaders: ((response: Response) => void) | undefined,
   ): Promise<{ response: Response; text: string }> {
     const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeout);
+    const timer = setTimeout(() => controller.abort(), timeout);
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -300,7 +296,8 @@ export class Engine {
       return { response, text: await response.text() };
     } catch (error) {
       if (signal?.aborted) throw new APIUserAbortError();
-      if (timedOut) {
+      // Not aborted by the caller, so by the timer.
+      if (controller.signal.aborted) {
         throw new APIConnectionTimeoutError({
           message: `Request timed out: no answer from ${init.method ?? 'GET'} ${url} within ${timeout} ms.`,
           url,

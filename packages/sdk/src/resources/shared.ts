@@ -23,9 +23,9 @@ function notAList(body: unknown): string | undefined {
 export function nextCursorOf(link: string | null): string | undefined {
   if (link === null) return undefined;
   for (const part of link.split(',')) {
-    const match = /^\s*<([^>]*)>\s*;\s*rel="?next"?\s*$/i.exec(part);
-    if (!match) continue;
-    const cursor = new URL(match[1]!, 'http://base').searchParams.get('cursor');
+    const target = /^\s*<([^>]*)>\s*;\s*rel="?next"?\s*$/i.exec(part)?.[1];
+    if (target === undefined) continue;
+    const cursor = new URL(target, 'http://base').searchParams.get('cursor');
     if (cursor) return cursor;
   }
   return undefined;

@@ -28,15 +28,17 @@ export const checkinsRouter = (onScan: (outcome: ScanOutcome) => void = () => un
     }),
     create: async ({ body, res }) => {
       const direction = body.direction ?? 'entry';
-      let scanned = false;
+      // Set by the operation, which a replayed answer does not run. (An object: TypeScript does
+      // not see a callback assign a local, and would take `false` for all that follows.)
+      const scan = { recorded: false };
       try {
         const answer = await write(res, async (tx) => {
           const checkin = await recordCheckin(tx, body);
-          scanned = true;
+          scan.recorded = true;
           return { status: 201 as const, body: { data: toCheckinResource(checkin) } };
         });
         // A replayed answer is not a new scan.
-        if (scanned) onScan({ direction, admitted: true });
+        if (scan.recorded) onScan({ direction, admitted: true });
         return answer;
       } catch (error) {
         const aboutTheKey = error instanceof AppError && error.code.startsWith('idempotency_');

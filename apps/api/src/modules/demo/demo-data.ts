@@ -51,8 +51,15 @@ const intBetween = (rng: Rng, min: number, max: number): number =>
   Math.floor(between(rng, min, max + 1));
 const chance = (rng: Rng, probability: number): boolean => rng() < probability;
 
+/** `items[index]`, which this file's own tables always hold: a miss is a mistake here, named. */
+function itemAt<T>(items: readonly T[], index: number, what: string): T {
+  const item = items[index];
+  if (item === undefined) throw new Error(`demo data: no ${what} at index ${index}`);
+  return item;
+}
+
 function pick<T>(rng: Rng, items: readonly T[]): T {
-  return items[Math.floor(rng() * items.length)]!;
+  return itemAt(items, Math.floor(rng() * items.length), 'item to pick');
 }
 
 function weighted<T>(rng: Rng, entries: readonly (readonly [T, number])[]): T {
@@ -62,7 +69,7 @@ function weighted<T>(rng: Rng, entries: readonly (readonly [T, number])[]): T {
     roll -= weight;
     if (roll < 0) return value;
   }
-  return entries[entries.length - 1]![0];
+  return itemAt(entries, entries.length - 1, 'weighted entry')[0];
 }
 
 // ---------------------------------------------------------------------------
@@ -498,7 +505,7 @@ const TEMPLATES: readonly EventTemplate[] = [
 
 /** The template for the `index`-th event: later editions move further from the reference time. */
 function templateFor(index: number): EventTemplate {
-  const base = TEMPLATES[index % TEMPLATES.length]!;
+  const base = itemAt(TEMPLATES, index % TEMPLATES.length, 'event template');
   const round = Math.floor(index / TEMPLATES.length);
   if (round === 0) return base;
   const shift = 35 * round;
@@ -622,7 +629,7 @@ function planOrder(
     const email = i > 0 && chance(rng, 0.2) ? null : person.email;
     return { ...person, email, answers: answer(rng, template.questions) };
   });
-  const first = lines[0]!;
+  const first = itemAt(lines, 0, 'order line');
   // Sometimes an office manager books for the team without attending.
   const buyer = size > 1 && chance(rng, 0.15) ? makePerson(rng, company) : first;
   return {
@@ -682,7 +689,7 @@ function planEvent(index: number, now: Date): EventPlan {
 
   const perTier = ticketsPerTier(template);
   perTier.forEach((count, tierIndex) => {
-    const tier = template.tiers[tierIndex]!;
+    const tier = itemAt(template.tiers, tierIndex, 'tier template');
     const [from, to] = tier.window ?? [0, 1];
     let left = count;
     while (left > 0) {
@@ -743,7 +750,7 @@ function planEvent(index: number, now: Date): EventPlan {
     const lastChange = earliest(addMs(now, -10 * MINUTE), startsAt);
     for (const order of plan.orders.slice(0, completed)) {
       // A sold-out tier stays sold out: nothing of it is handed back.
-      if (template.tiers[order.tier]!.sellOut) continue;
+      if (itemAt(template.tiers, order.tier, 'tier template').sellOut) continue;
       const roll = rng();
       if (roll >= 0.065) continue;
       const at = addMs(order.placedAt, intBetween(rng, 1, 12 * 24) * HOUR);
@@ -832,9 +839,9 @@ async function seedEvent(
   await updateEvent(ctx(), event.id, { status: 'published' });
 
   const ledger: LedgerEntry[] = [];
-  const placed: { id: string; cancel: PlannedOrder['cancel'] }[] = [];
+  const placed: { id: string; cancel: NonNullable<PlannedOrder['cancel']> }[] = [];
   for (const planned of plan.orders) {
-    const tier = tiers[planned.tier]!;
+    const tier = itemAt(tiers, planned.tier, 'tier');
     const order = await placeOrder(ctx(), {
       eventId: event.id,
       buyerName: planned.buyerName,
@@ -861,16 +868,18 @@ async function seedEvent(
     if (planned.cancel) placed.push({ id: order.id, cancel: planned.cancel });
   }
 
-  placed.sort((a, b) => a.cancel!.at.getTime() - b.cancel!.at.getTime());
+  placed.sort((a, b) => a.cancel.at.getTime() - b.cancel.at.getTime());
   for (const { id, cancel } of placed) {
-    const order = await cancelOrder(ctx(), id, cancel!);
+    const order = await cancelOrder(ctx(), id, cancel);
     if (order.refundedAmount > 0) {
-      ledger.push({ at: cancel!.at, gross: 0, fees: 0, refunds: order.refundedAmount });
+      ledger.push({ at: cancel.at, gross: 0, fees: 0, refunds: order.refundedAmount });
     }
   }
 
   for (const [i, tier] of template.tiers.entries()) {
-    if (tier.pauseAfterSales) await updateTier(ctx(), tiers[i]!.id, { status: 'paused' });
+    if (tier.pauseAfterSales) {
+      await updateTier(ctx(), itemAt(tiers, i, 'tier').id, { status: 'paused' });
+    }
   }
 
   if (scannerKeyId && (template.kind === 'completed' || template.kind === 'live')) {

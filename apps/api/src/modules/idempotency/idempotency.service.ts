@@ -68,19 +68,20 @@ export async function runOnce<A extends Answer>(
   request: IdempotentRequest,
   operation: (tx: EntityManager) => Promise<A>,
 ): Promise<{ answer: A | Answer; replayed: boolean }> {
-  // Only the operation's own refusals are stored, not the claim's (in flight, key reused).
-  let operationRan = false;
+  // Only the operation's own refusals are stored, not the claim's (in flight, key reused). (An
+  // object: TypeScript does not see the callback assign a local, and would take `false` below.)
+  const progress = { operationRan: false };
   try {
     return await transaction(em, async (tx) => {
       const stored = await claim(tx, request);
       if (stored) return { answer: stored, replayed: true };
-      operationRan = true;
+      progress.operationRan = true;
       const answer = await operation(tx);
       if (isStored(answer.status)) await store(tx, request, answer);
       return { answer, replayed: false };
     });
   } catch (error) {
-    if (operationRan && error instanceof AppError && STORED_ERRORS.has(error.status)) {
+    if (progress.operationRan && error instanceof AppError && STORED_ERRORS.has(error.status)) {
       await transaction(em, async (tx) => {
         if ((await claim(tx, request)) === null) {
           await store(tx, request, {
