@@ -106,3 +106,14 @@ export const byId = (a: { id: string }, b: { id: string }): number =>
 
 /** Lets the clock move on, so that the next write gets a later timestamp. */
 export const tick = (ms = 5): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Now, in ISO, with the clock let move on before and after: what was written before is older, what
+ * is written after is newer (an `updated_since` between two writes).
+ */
+export async function instantBetweenWrites(): Promise<string> {
+  await tick();
+  const instant = new Date().toISOString();
+  await tick();
+  return instant;
+}

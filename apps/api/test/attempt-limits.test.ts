@@ -12,9 +12,10 @@ import { entities } from '../src/modules/entities';
 import { poolOf } from '../src/db/driver';
 import {
   call,
-  unreachableOrm,
   createTenant,
   startTestServer,
+  useOfflineTestServer,
+  useTestServer,
   type CallResult,
   type TestServer,
 } from './setup';
@@ -68,14 +69,10 @@ describe('the documented numbers', () => {
 });
 
 describe('sign-up, per client address', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({
-      trustProxy: 'loopback',
-      attemptLimits: limitsWith({ signups: ATTEMPT_LIMITS.signups }),
-    });
+  const server = useTestServer({
+    trustProxy: 'loopback',
+    attemptLimits: limitsWith({ signups: ATTEMPT_LIMITS.signups }),
   });
-  afterAll(() => server.close());
 
   const signUp = (address: string, email = uniqueEmail()) =>
     call(server, 'POST', '/dashboard/api/signup', {
@@ -298,19 +295,9 @@ describe('failed API authentications, per client address', () => {
 });
 
 describe('failed API authentications while the database is unreachable', () => {
-  let orm: Orm;
-  let server: TestServer;
-  beforeAll(async () => {
-    orm = await unreachableOrm();
-    server = await startTestServer({
-      orm,
-      trustProxy: 'loopback',
-      attemptLimits: limitsWith({ apiAuthFailures: { points: 3, durationSeconds: 60 } }),
-    });
-  });
-  afterAll(async () => {
-    await server.close();
-    await orm.close();
+  const server = useOfflineTestServer({
+    trustProxy: 'loopback',
+    attemptLimits: limitsWith({ apiAuthFailures: { points: 3, durationSeconds: 60 } }),
   });
 
   it('a limited address gets its 429 at once; a key lookup would have been a 503', async () => {

@@ -1,18 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '@boxoffice/contract';
 import { revokeKey } from '../src/modules/api-keys/api-key.service';
 import { setPlan } from '../src/modules/organisations/organisation.service';
 import { recordPayout } from '../src/modules/payouts/payout.service';
-import { buildEvent, type EventFixture } from './fixtures';
+import { buildEvent, eventInput, type EventFixture } from './fixtures';
 import {
   call,
   createKey,
   createTenant,
   getTestOrm,
   startTestServer,
+  useTestServer,
   type CallResult,
-  type TestServer,
   type TestTenant,
 } from './setup';
 
@@ -24,19 +24,9 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const randomBase62 = (n: number): string =>
   Array.from(randomBytes(n), (byte) => BASE62[byte % 62]).join('');
 
-const eventBody = (name = 'Scope check') => ({
-  name,
-  timezone: 'Europe/London',
-  starts_at: '2027-05-01T18:00:00Z',
-  ends_at: '2027-05-01T22:00:00Z',
-  currency: 'GBP',
-});
+const eventBody = (name = 'Scope check') => eventInput(name);
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 function expectInvalidKey(result: CallResult) {
   expect(result.status, JSON.stringify(result.body)).toBe(401);
@@ -336,11 +326,7 @@ describe('order of the checks', () => {
   });
 
   describe('with a rate limit of 2 writes', () => {
-    let limited: TestServer;
-    beforeAll(async () => {
-      limited = await startTestServer({ readsPerMinute: 2, writesPerMinute: 2 });
-    });
-    afterAll(() => limited.close());
+    const limited = useTestServer({ readsPerMinute: 2, writesPerMinute: 2 });
 
     it('a missing scope is a 403 even when the rate limit is exhausted', async () => {
       const tenant = await createTenant(['read', 'write']);
@@ -456,7 +442,7 @@ describe('key storage', () => {
     expect(row.hint).toBe(`bxo_live_…${tenant.key.slice(-4)}`);
     const secret = tenant.key.slice('bxo_live_'.length);
     for (const [column, value] of Object.entries(row)) {
-      expect(JSON.stringify(value) ?? '', column).not.toContain(secret.slice(0, 16));
+      expect(JSON.stringify(value), column).not.toContain(secret.slice(0, 16));
     }
   });
 

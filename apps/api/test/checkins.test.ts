@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildEvent, cancelFixtureOrder, failCheckinInsertsAt } from './fixtures';
 import {
   call,
   createKey,
   createTenant,
   getTestOrm,
-  startTestServer,
+  useTestServer,
   type CallResult,
-  type TestServer,
   type TestTenant,
 } from './setup';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 const scan = (tenant: Pick<TestTenant, 'key'>, body: unknown, headers?: Record<string, string>) =>
   call(server, 'POST', '/api/v1/checkins', { key: tenant.key, body, headers });

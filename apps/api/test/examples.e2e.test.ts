@@ -195,7 +195,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
+  // Unset where beforeAll failed before it got to it.
+  await (server as TestServer | undefined)?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 

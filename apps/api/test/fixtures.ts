@@ -8,6 +8,7 @@ import type { Ticket } from '../src/modules/tickets/ticket.entity';
 import { listTickets } from '../src/modules/tickets/ticket.service';
 import type { Tier } from '../src/modules/tiers/tier.entity';
 import { createTier } from '../src/modules/tiers/tier.service';
+import { instantBetweenWrites, tick } from './assertions';
 import { getTestOrm } from './setup';
 
 export interface EventFixture {
@@ -19,6 +20,15 @@ export interface EventFixture {
 }
 
 let sequence = 0;
+
+/** A valid `POST /events` body: an evening in London on 1 May 2027, priced in GBP. */
+export const eventInput = (name: string) => ({
+  name,
+  timezone: 'Europe/London',
+  starts_at: '2027-05-01T18:00:00Z',
+  ends_at: '2027-05-01T22:00:00Z',
+  currency: 'GBP',
+});
 
 /**
  * A published event with one tier and one completed order of `tickets` tickets, built through the
@@ -88,6 +98,24 @@ export async function addOrder(
     { order_id: order.id, page: 1, limit: 100, count: false },
   );
   return { order, tickets: page.data };
+}
+
+/**
+ * Orders staggered in time, for `updated_since` lists: a one-ticket order (`first`, with its event
+ * and tier), a second one, the instant returned, a third one after it, and then `touch` called to
+ * change the first later still.
+ */
+export async function staggeredOrders(
+  organisationId: string,
+  touch: (first: EventFixture) => Promise<unknown>,
+) {
+  const first = await buildEvent(organisationId, { tickets: 1 });
+  const second = await addOrder(organisationId, first.tier, { tickets: 1 });
+  const since = await instantBetweenWrites();
+  const third = await addOrder(organisationId, first.tier, { tickets: 1 });
+  await tick();
+  await touch(first);
+  return { first, second, third, since };
 }
 
 /** Cancels (or refunds) an order, voiding its tickets. */

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { revokeKey } from '../src/modules/api-keys/api-key.service';
 import { createEvent } from '../src/modules/events/event.service';
 import { buildEvent, buildPayout, type EventFixture } from './fixtures';
@@ -19,7 +19,7 @@ import {
   createKey,
   createTenant,
   getTestOrm,
-  startTestServer,
+  useTestServer,
   type TestServer,
   type TestTenant,
 } from './setup';
@@ -624,7 +624,12 @@ const perturbed = (body: fc.Arbitrary<Record<string, unknown>>) =>
 /** A raw JSON value, also numbers JSON.stringify cannot write, deep nesting and sizes near the limit. */
 const oddJson = fc.oneof(
   { arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)), weight: 4 },
-  { arbitrary: fc.anything().map((value) => JSON.stringify(value) ?? 'null'), weight: 2 },
+  {
+    arbitrary: fc
+      .anything()
+      .map((value) => (JSON.stringify(value) as string | undefined) ?? 'null'),
+    weight: 2,
+  },
   {
     arbitrary: fc.constantFrom(
       ...NUMBERISH.filter((n) => /^-?\d/.test(n)),
@@ -710,11 +715,7 @@ function withUnknownField(fields: Record<string, unknown>, name: string, value: 
 
 // ---------------------------------------------------------------------------------------------
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 const bearer = (key: string) => `Bearer ${key}`;
 

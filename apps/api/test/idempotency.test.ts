@@ -1,30 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEvent, failCheckinInsertsAt } from './fixtures';
+import { describe, expect, it } from 'vitest';
+import { buildEvent, eventInput, failCheckinInsertsAt } from './fixtures';
 import {
   call,
   createKey,
   createTenant,
   getTestOrm,
-  startTestServer,
+  useTestServer,
   type CallResult,
-  type TestServer,
   type TestTenant,
 } from './setup';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-
-const eventBody = (name: string) => ({
-  name,
-  timezone: 'Europe/London',
-  starts_at: '2027-05-01T18:00:00Z',
-  ends_at: '2027-05-01T22:00:00Z',
-  currency: 'GBP',
-});
+const server = useTestServer();
 
 const post = (tenant: Pick<TestTenant, 'key'>, path: string, body: unknown, key?: string) =>
   call(server, 'POST', `/api/v1${path}`, {
@@ -61,12 +48,12 @@ describe('Idempotency-Key', () => {
   it('replays a created event without creating another', async () => {
     const tenant = await createTenant();
     const key = randomUUID();
-    const first = await post(tenant, '/events', eventBody('Replayed launch'), key);
+    const first = await post(tenant, '/events', eventInput('Replayed launch'), key);
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
 
     // The same request, with its fields in another order, is the same request.
-    const { name, ...rest } = eventBody('Replayed launch');
+    const { name, ...rest } = eventInput('Replayed launch');
     const replay = await post(tenant, '/events', { ...rest, name }, key);
     expectReplayOf(replay, first);
     expect(replay.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -115,7 +102,7 @@ describe('Idempotency-Key', () => {
     const again = await post(tenant, '/events', { name: 'No dates' }, key);
     expect(again.status).toBe(400);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
-    const fixed = await post(tenant, '/events', eventBody('Fixed with the same key'), key);
+    const fixed = await post(tenant, '/events', eventInput('Fixed with the same key'), key);
     expect(fixed.status).toBe(201);
     expect(await recordsOf(key)).toBe(1);
   });
@@ -123,7 +110,7 @@ describe('Idempotency-Key', () => {
   it('names a few unknown fields, not thousands, and stores nothing for them', async () => {
     const tenant = await createTenant();
     const key = randomUUID();
-    const body: Record<string, unknown> = eventBody('Padded');
+    const body: Record<string, unknown> = eventInput('Padded');
     for (let i = 0; i < 3000; i++) body[`unknown_field_${i}`] = i;
     const refused = await post(tenant, '/events', body, key);
     expect(refused.status).toBe(400);
@@ -176,10 +163,10 @@ describe('Idempotency-Key', () => {
   it('refuses the same key with a different body, or on another endpoint, with 422', async () => {
     const tenant = await createTenant();
     const key = randomUUID();
-    const first = await post(tenant, '/events', eventBody('First body'), key);
+    const first = await post(tenant, '/events', eventInput('First body'), key);
     expect(first.status).toBe(201);
 
-    const other = await post(tenant, '/events', eventBody('Second body'), key);
+    const other = await post(tenant, '/events', eventInput('Second body'), key);
     expect(other.status).toBe(422);
     expect(other.body.error).toBe('Idempotency-Key has already been used with a different request');
     expect(other.headers.get('idempotent-replayed')).toBeNull();
@@ -188,7 +175,7 @@ describe('Idempotency-Key', () => {
     expect(elsewhere.status).toBe(422);
     expect(await eventsNamed(tenant.organisationId, 'Second body')).toBe(0);
     // The stored answer is still the first one.
-    expectReplayOf(await post(tenant, '/events', eventBody('First body'), key), first);
+    expectReplayOf(await post(tenant, '/events', eventInput('First body'), key), first);
   });
 
   it('keeps keys of different API keys apart', async () => {
@@ -196,7 +183,7 @@ describe('Idempotency-Key', () => {
     const sibling = await createKey(tenant.organisationId, ['read', 'write']);
     const stranger = await createTenant();
     const key = randomUUID();
-    const body = eventBody('Shared key');
+    const body = eventInput('Shared key');
 
     const mine = await post(tenant, '/events', body, key);
     const theirs = await post(sibling, '/events', body, key);
@@ -237,21 +224,21 @@ describe('Idempotency-Key', () => {
 
   it('refuses a key longer than 255 characters with 400 and accepts 255', async () => {
     const tenant = await createTenant();
-    const tooLong = await post(tenant, '/events', eventBody('Long key'), 'k'.repeat(256));
+    const tooLong = await post(tenant, '/events', eventInput('Long key'), 'k'.repeat(256));
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error).toMatch(/Idempotency-Key/);
     expect(await eventsNamed(tenant.organisationId, 'Long key')).toBe(0);
 
     const longest = 'k'.repeat(254) + randomUUID().slice(0, 1);
-    const first = await post(tenant, '/events', eventBody('Long key'), longest);
+    const first = await post(tenant, '/events', eventInput('Long key'), longest);
     expect(first.status).toBe(201);
-    expectReplayOf(await post(tenant, '/events', eventBody('Long key'), longest), first);
+    expectReplayOf(await post(tenant, '/events', eventInput('Long key'), longest), first);
   });
 
   it('runs the request again once the stored answer has expired', async () => {
     const tenant = await createTenant();
     const key = randomUUID();
-    const body = eventBody('Expiring');
+    const body = eventInput('Expiring');
     const first = await post(tenant, '/events', body, key);
     expect(first.status).toBe(201);
     const orm = await getTestOrm();
@@ -271,7 +258,7 @@ describe('Idempotency-Key', () => {
   it('stores the answer for 24 hours', async () => {
     const tenant = await createTenant();
     const key = randomUUID();
-    expect((await post(tenant, '/events', eventBody('Day long'), key)).status).toBe(201);
+    expect((await post(tenant, '/events', eventInput('Day long'), key)).status).toBe(201);
     const hours = await count(
       `select round(extract(epoch from expires_at - now()) / 3600) as count
          from idempotency_records where api_key_id = ? and key = ?`,

@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectList } from './assertions';
 import { buildEvent, insertEvents, LISTS } from './fixtures';
-import {
-  call,
-  createTenant,
-  getTestOrm,
-  startTestServer,
-  type TestServer,
-  type TestTenant,
-} from './setup';
+import { call, createTenant, getTestOrm, useTestServer, type TestTenant } from './setup';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 const get = (tenant: TestTenant, path: string) => call(server, 'GET', path, { key: tenant.key });
 

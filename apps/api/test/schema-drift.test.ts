@@ -50,8 +50,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await orm?.close();
-  await database?.drop();
+  // Unset where beforeAll failed before it got to them.
+  await (orm as MikroORM | undefined)?.close();
+  await (database as typeof database | undefined)?.drop();
 });
 
 describe('the entities and the migrated schema', () => {

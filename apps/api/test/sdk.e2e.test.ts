@@ -27,6 +27,7 @@ import {
   createTenant,
   getTestOrm,
   startTestServer,
+  useTestServer,
   type TestServer,
   type TestTenant,
 } from './setup';
@@ -128,11 +129,7 @@ async function failure(promise: PromiseLike<unknown>): Promise<APIError> {
   return outcome as APIError;
 }
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 const clientFor = (
   tenant: Pick<TestTenant, 'key'>,
@@ -632,7 +629,8 @@ describe('errors from the server', () => {
       withDashboard = await startTestServer({ dashboardDir });
     });
     afterAll(async () => {
-      await withDashboard?.close();
+      // Unset where beforeAll failed before it got to it.
+      await (withDashboard as TestServer | undefined)?.close();
       if (dashboardDir) await rm(dashboardDir, { recursive: true, force: true });
     });
 

@@ -26,8 +26,9 @@ beforeAll(async () => {
   production = await startTestServer({ dashboardDir, hsts: true });
 });
 afterAll(async () => {
-  await server?.close();
-  await production?.close();
+  // Unset where beforeAll failed before it got to them.
+  await (server as TestServer | undefined)?.close();
+  await (production as TestServer | undefined)?.close();
   if (dashboardDir) await rm(dashboardDir, { recursive: true, force: true });
 });
 

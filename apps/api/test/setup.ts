@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import pg from 'pg';
 import pino from 'pino';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Scope } from '@boxoffice/contract';
 import { createApp } from '../src/app';
 import { freePort } from '../src/db/embedded';
@@ -33,27 +33,27 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  readsPerMinute?: number;
+  writesPerMinute?: number;
+  rateLimits?: RateLimits;
+  bodyLimitBytes?: number;
+  /** Another ORM than the test database's (e.g. one over an unreachable server). */
+  orm?: Orm;
+  /** A dashboard build to serve at `/dashboard`. */
+  dashboardDir?: string;
+  /** Strict-Transport-Security, as in production. */
+  hsts?: boolean;
+  /** By default every address may make thousands of attempts: the suites share 127.0.0.1. */
+  attemptLimits?: AttemptLimits;
+  /** Express's `trust proxy`, e.g. `loopback` to play clients of other addresses. */
+  trustProxy?: number | string;
+  /** An OpenAPI document as the build writes it, to serve instead of generating one. */
+  openApiFile?: string;
+}
+
 /** The real app on an ephemeral port, over real HTTP. */
-export async function startTestServer(
-  options: {
-    readsPerMinute?: number;
-    writesPerMinute?: number;
-    rateLimits?: RateLimits;
-    bodyLimitBytes?: number;
-    /** Another ORM than the test database's (e.g. one over an unreachable server). */
-    orm?: Orm;
-    /** A dashboard build to serve at `/dashboard`. */
-    dashboardDir?: string;
-    /** Strict-Transport-Security, as in production. */
-    hsts?: boolean;
-    /** By default every address may make thousands of attempts: the suites share 127.0.0.1. */
-    attemptLimits?: AttemptLimits;
-    /** Express's `trust proxy`, e.g. `loopback` to play clients of other addresses. */
-    trustProxy?: number | string;
-    /** An OpenAPI document as the build writes it, to serve instead of generating one. */
-    openApiFile?: string;
-  } = {},
-): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const testOrm = options.orm ?? (await getTestOrm());
   const rateLimits =
     options.rateLimits ??
@@ -87,6 +87,71 @@ export async function startTestServer(
         server.closeAllConnections();
       }),
   };
+}
+
+type Keyed = Pick<TestTenant, 'key'>;
+
+/** The test server of a file, with calls made with a tenant's key. */
+export interface SharedTestServer extends TestServer {
+  get: (tenant: Keyed, path: string) => Promise<CallResult>;
+  post: (tenant: Keyed, path: string, body: unknown) => Promise<CallResult>;
+  patch: (tenant: Keyed, path: string, body: unknown) => Promise<CallResult>;
+}
+
+/**
+ * The real app for the tests of this file (or of the `describe` block that calls it): started
+ * before they run, closed after. Its fields are read at each use, so it can be passed to `call`
+ * and to helpers from the top of the file.
+ */
+export function useTestServer(options: TestServerOptions = {}): SharedTestServer {
+  return shareServer(() => startTestServer(options));
+}
+
+/**
+ * `useTestServer` over a database that never answers (`unreachableOrm`), closed after the server.
+ */
+export function useOfflineTestServer(
+  options: Omit<TestServerOptions, 'orm'> = {},
+): SharedTestServer {
+  return shareServer(async () => {
+    const orm = await unreachableOrm();
+    const server = await startTestServer({ ...options, orm });
+    return {
+      ...server,
+      close: async () => {
+        await server.close();
+        await orm.close();
+      },
+    };
+  });
+}
+
+function shareServer(start: () => Promise<TestServer>): SharedTestServer {
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(() => started?.close());
+  const current = (): TestServer => {
+    if (!started) throw new Error('the test server starts before the tests: use it in them');
+    return started;
+  };
+  const shared: SharedTestServer = {
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    get orm() {
+      return current().orm;
+    },
+    get rateLimits() {
+      return current().rateLimits;
+    },
+    close: () => current().close(),
+    get: (tenant, path) => call(shared, 'GET', path, { key: tenant.key }),
+    post: (tenant, path, body) => call(shared, 'POST', path, { key: tenant.key, body }),
+    patch: (tenant, path, body) => call(shared, 'PATCH', path, { key: tenant.key, body }),
+  };
+  return shared;
 }
 
 /** Attempt limits no ordinary suite reaches; the tests of the limits set their own. */
@@ -164,6 +229,28 @@ export async function call<T = any>(
     // left as text: the assertion that follows will show it
   }
   return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/**
+ * A read (GET) then a write (POST of `body`) of `/api/v1/events` with the tenant's key, each
+ * answered within `withinMs`; returns the two answers.
+ */
+export async function readAndWriteEvents(
+  server: Pick<TestServer, 'baseUrl'>,
+  tenant: Pick<TestTenant, 'key'>,
+  body: unknown,
+  withinMs = 2000,
+): Promise<CallResult[]> {
+  const results: CallResult[] = [];
+  for (const [method, sent] of [
+    ['GET', undefined],
+    ['POST', body],
+  ] as const) {
+    const started = performance.now();
+    results.push(await call(server, method, '/api/v1/events', { key: tenant.key, body: sent }));
+    expect(performance.now() - started).toBeLessThan(withinMs);
+  }
+  return results;
 }
 
 /** A local TCP port with nothing listening on it (the kernel's free port, released at once). */

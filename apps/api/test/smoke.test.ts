@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildEvent } from './fixtures';
-import { call, createTenant, startTestServer, type TestServer } from './setup';
+import { call, createTenant, useTestServer } from './setup';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 describe('smoke', () => {
   it('creates and reads an event', async () => {

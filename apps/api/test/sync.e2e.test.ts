@@ -1,21 +1,11 @@
 import { Boxoffice } from '@boxoffice/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_WRITE_TRANSACTION_MS, transaction } from '../src/db/driver';
 import { createEvent } from '../src/modules/events/event.service';
 import { insertEvents } from './fixtures';
-import {
-  createTenant,
-  getTestOrm,
-  startTestServer,
-  type TestServer,
-  type TestTenant,
-} from './setup';
+import { createTenant, getTestOrm, useTestServer, type TestTenant } from './setup';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 const clientFor = (tenant: TestTenant) =>
   new Boxoffice({ apiKey: tenant.key, baseURL: `${server.baseUrl}/api/v1`, logLevel: 'off' });

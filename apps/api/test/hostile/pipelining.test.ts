@@ -42,9 +42,9 @@ describe('pipelined requests from a client that never reads', () => {
 
   it('closes the connection after a bounded number of queued answers, and stays responsive', async () => {
     const health: number[] = [];
-    let attacking = true;
+    const attack = { going: true };
     const probing = (async () => {
-      while (attacking) {
+      while (attack.going) {
         const started = performance.now();
         const answer = await request(api.baseUrl, 'GET', '/healthz', { timeoutMs: 5_000 });
         expect(answer.status).toBe(200);
@@ -65,7 +65,7 @@ describe('pipelined requests from a client that never reads', () => {
       Promise.all(attackers.map((attacker) => attacker.closed)),
       15_000,
     );
-    attacking = false;
+    attack.going = false;
     await probing;
 
     for (const attacker of attackers) {

@@ -70,10 +70,11 @@ describe('PostgreSQL frozen under load', () => {
     });
   });
   afterAll(async () => {
-    await db?.thaw().catch(() => undefined);
+    // Unset where beforeAll failed before it got to them.
+    await (db as ScratchPostgres | undefined)?.thaw().catch(() => undefined);
     await stopAll();
-    await orm?.close();
-    await db?.destroy();
+    await (orm as Orm | undefined)?.close();
+    await (db as ScratchPostgres | undefined)?.destroy();
   });
 
   it('answers every request within the bound (503 while frozen), recovers, and half-writes nothing', async () => {

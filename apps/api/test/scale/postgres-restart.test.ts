@@ -62,7 +62,8 @@ describe('PostgreSQL restarted under load', () => {
   });
   afterAll(async () => {
     await stopAll();
-    await db?.destroy();
+    // Unset where beforeAll failed before it got to it.
+    await (db as ScratchPostgres | undefined)?.destroy();
   });
 
   it('answers 503 or succeeds during the outage, recovers on its own, and loses no admission', async () => {

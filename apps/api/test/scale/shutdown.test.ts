@@ -61,8 +61,9 @@ describe('SIGTERM under load', () => {
   afterAll(async () => {
     await stopAll();
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
-    await orm?.close();
-    await db?.destroy();
+    // Unset where beforeAll failed before it got to them.
+    await (orm as Orm | undefined)?.close();
+    await (db as ScratchPostgres | undefined)?.destroy();
   });
 
   const connectClient = async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   addOrder,
   buildEvent,
@@ -6,20 +6,10 @@ import {
   cancelFixtureOrder,
   failCheckinInsertsAt,
 } from '../../../test/fixtures';
-import {
-  call,
-  createTenant,
-  getTestOrm,
-  startTestServer,
-  type TestServer,
-} from '../../../test/setup';
+import { call, createTenant, getTestOrm, useTestServer } from '../../../test/setup';
 import { CHANGE_RETENTION_DAYS, purgeChanges, recordChanges } from './change.service';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const server = useTestServer();
 
 interface ChangeRow {
   position: string;

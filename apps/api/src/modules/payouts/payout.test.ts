@@ -1,54 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectBadRequest,
-  expectError,
-  expectItem,
-  expectList,
-  expectResource,
-  idsOf,
-} from '../../../test/assertions';
+import { describe, expect, it } from 'vitest';
+import { expectItem, expectResource } from '../../../test/assertions';
 import { buildEvent, buildPayout } from '../../../test/fixtures';
-import {
-  call,
-  createTenant,
-  startTestServer,
-  type TestServer,
-  type TestTenant,
-} from '../../../test/setup';
+import { expectIds, expectOwnerOnly, itRefusesQueries } from '../../../test/lists';
+import { createTenant, useTestServer } from '../../../test/setup';
 
-const PAYOUT_FIELDS = [
-  'id',
-  'event_id',
-  'gross_amount',
-  'fees_amount',
-  'refunds_amount',
-  'amount',
-  'currency',
-  'status',
-  'period_start',
-  'period_end',
-  'arrival_date',
-  'paid_at',
-  'failure_reason',
-  'created_at',
-  'updated_at',
-] as const;
-const PAYOUT_TIMESTAMPS = [
-  'period_start',
-  'period_end',
-  'paid_at',
-  'created_at',
-  'updated_at',
-] as const;
-const PAYOUT_MONEY = ['gross_amount', 'fees_amount', 'refunds_amount', 'amount'] as const;
+const PAYOUT = {
+  prefix: 'po',
+  fields: [
+    'id',
+    'event_id',
+    'gross_amount',
+    'fees_amount',
+    'refunds_amount',
+    'amount',
+    'currency',
+    'status',
+    'period_start',
+    'period_end',
+    'arrival_date',
+    'paid_at',
+    'failure_reason',
+    'created_at',
+    'updated_at',
+  ],
+  timestamps: ['period_start', 'period_end', 'paid_at', 'created_at', 'updated_at'],
+  money: ['gross_amount', 'fees_amount', 'refunds_amount', 'amount'],
+} as const;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
-
-const get = (tenant: TestTenant, path: string) => call(server, 'GET', path, { key: tenant.key });
+const server = useTestServer();
+const { get } = server;
 
 /** `n` minutes after a fixed instant, so payouts get distinct, ordered creation times. */
 const minute = (n: number) => new Date(Date.UTC(2027, 2, 10, 12, n));
@@ -71,12 +51,7 @@ describe('GET /payouts/{id}', () => {
       createdAt: new Date('2027-03-09T06:00:00Z'),
     });
     const data = expectItem(await get(tenant, `/api/v1/payouts/${payout.id}`));
-    expectResource(data, {
-      prefix: 'po',
-      fields: PAYOUT_FIELDS,
-      timestamps: PAYOUT_TIMESTAMPS,
-      money: PAYOUT_MONEY,
-    });
+    expectResource(data, PAYOUT);
     expect(data).toEqual({
       id: payout.id,
       event_id: event.id,
@@ -117,11 +92,13 @@ describe('GET /payouts/{id}', () => {
     const other = await createTenant();
     const { event } = await buildEvent(tenant.organisationId, { tickets: 1 });
     const payout = await buildPayout(tenant.organisationId, { eventId: event.id });
-    for (const id of ['po_0000000000000000000000', event.id, `po_${event.id.slice(4)}`]) {
-      expectError(await get(tenant, `/api/v1/payouts/${id}`), 404, 'payout not found');
-    }
-    expectError(await get(other, `/api/v1/payouts/${payout.id}`), 404, 'payout not found');
-    expectItem(await get(tenant, `/api/v1/payouts/${payout.id}`));
+    await expectOwnerOnly(server, '/api/v1/payouts', {
+      owner: tenant,
+      other,
+      id: payout.id,
+      unknown: ['po_0000000000000000000000', event.id, `po_${event.id.slice(4)}`],
+      message: 'payout not found',
+    });
   });
 });
 
@@ -154,14 +131,12 @@ describe('GET /payouts', () => {
       status: 'pending',
       createdAt: minute(2),
     });
-    const all = expectList(await get(tenant, '/api/v1/payouts'), { total: 4, page: 1, limit: 20 });
-    expect(idsOf(all.data)).toEqual([a.id, b.id, c.id, d.id]);
-    expectResource(all.data[0], {
-      prefix: 'po',
-      fields: PAYOUT_FIELDS,
-      timestamps: PAYOUT_TIMESTAMPS,
-      money: PAYOUT_MONEY,
+    const all = expectIds(await get(tenant, '/api/v1/payouts'), [a.id, b.id, c.id, d.id], {
+      total: 4,
+      page: 1,
+      limit: 20,
     });
+    expectResource(all.data[0], PAYOUT);
 
     const cases: [string, string[]][] = [
       [`event_id=${one.event.id}`, [a.id, b.id]],
@@ -177,8 +152,7 @@ describe('GET /payouts', () => {
       ['page=2', []],
     ];
     for (const [query, expected] of cases) {
-      const list = expectList(await get(tenant, `/api/v1/payouts?${query}`));
-      expect(idsOf(list.data), query).toEqual(expected);
+      const list = expectIds(await get(tenant, `/api/v1/payouts?${query}`), expected, {}, query);
       if (!query.includes('page')) expect(list.total, query).toBe(expected.length);
       else expect(list.total, query).toBe(4);
     }
@@ -195,25 +169,22 @@ describe('GET /payouts', () => {
     });
     const late = await buildPayout(tenant.organisationId, { createdAt: minute(30) });
     const since = minute(20).toISOString();
-    const changed = expectList(await get(tenant, `/api/v1/payouts?updated_since=${since}`), {
+    expectIds(await get(tenant, `/api/v1/payouts?updated_since=${since}`), [late.id, paidLate.id], {
       total: 2,
     });
-    expect(idsOf(changed.data)).toEqual([late.id, paidLate.id]);
-    const everything = expectList(
-      await get(tenant, '/api/v1/payouts?updated_since=2000-01-01T00:00:00Z'),
-    );
-    expect(idsOf(everything.data)).toEqual([early.id, late.id, paidLate.id]);
+    expectIds(await get(tenant, '/api/v1/payouts?updated_since=2000-01-01T00:00:00Z'), [
+      early.id,
+      late.id,
+      paidLate.id,
+    ]);
   });
 
-  it.each([
+  itRefusesQueries(server, '/api/v1/payouts', [
     ['status=bogus', 'status'],
     ['status=paid,settled', 'status'],
     ['event_id=', 'event_id'],
     ['event_id=evt_%00', 'event_id'],
     ['limit=101', 'limit'],
     ['page=-1', 'page'],
-  ])('refuses %s with a 400 naming the parameter', async (query, param) => {
-    const tenant = await createTenant();
-    expectBadRequest(await get(tenant, `/api/v1/payouts?${query}`), param);
-  });
+  ]);
 });
