@@ -16,6 +16,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const api = resolve(here, '..');
 const target = join(api, 'src/openapi/field-docs.ts');
 
+/** Schemas whose fields others repeat (lists page alike; an endpoint with its secret is one). */
+const SHARED = ['PaginationQuerySchema', 'WebhookEndpointSchema'];
+
 /** Every exported `…Schema` of the contract whose fields are documented. */
 function schemaNames() {
   const names = new Set();
@@ -76,11 +79,29 @@ function generate() {
     const fields = collect(objects[0], '', {});
     if (Object.keys(fields).length > 0) docs[name] = fields;
   }
+
+  // A schema with every field of a shared one, word for word, spreads it instead of repeating it.
+  const shared = SHARED.filter((name) => name in docs);
+  const entry = (name) => {
+    const fields = docs[name];
+    const base = shared.find(
+      (other) =>
+        other !== name && Object.entries(docs[other]).every(([key, text]) => fields[key] === text),
+    );
+    const own = Object.entries(fields).filter(([key]) => !base || !(key in docs[base]));
+    const parts = own.map(([key, text]) => `${JSON.stringify(key)}: ${JSON.stringify(text)}`);
+    return `{${[...(base ? [`...${base}`] : []), ...parts].join(',')}}`;
+  };
+  const consts = shared.map((name) => `const ${name} = ${entry(name)};\n`).join('');
+  const table = Object.keys(docs)
+    .map((name) => (shared.includes(name) ? name : `${name}: ${entry(name)}`))
+    .join(',');
   return `// Generated from @boxoffice/contract by scripts/generate-field-docs.mjs: do not edit, run
 // \`pnpm generate\` after changing the contract.
 
+${consts}
 /** The contract's JSDoc by schema (its export name) and field (\`a.b\` for a nested one). */
-export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>>>> = ${JSON.stringify(docs)};
+export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>>>> = {${table}};
 `;
 }
 

@@ -1,16 +1,7 @@
-import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import {
-  commonResponses,
-  booleanParam,
-  PaginationQuerySchema,
-  readRoutes,
-  textParam,
-  TimestampSchema,
-} from './common';
+import { booleanParam, PaginationQuerySchema, textParam, TimestampSchema } from './common';
 import { byEvent, sinceUpdated } from './list-filters';
-
-const c = initContract();
+import { readOnlyRouter } from './read-only-router';
 
 export const AttendeeAnswerSchema = z.object({
   /** The question asked at checkout. */
@@ -62,17 +53,12 @@ export const AttendeeListQuerySchema = PaginationQuerySchema.extend({
 });
 export type AttendeeListQuery = z.input<typeof AttendeeListQuerySchema>;
 
-export const attendeesContract = c.router(
-  {
-    ...readRoutes({
-      path: '/attendees',
-      item: AttendeeSchema,
-      query: AttendeeListQuerySchema,
-      plural: 'attendees',
-      singular: 'an attendee',
-      description:
-        '`checked_in` is true while the attendee’s ticket is checked in; `email` matches ignoring case.',
-    }),
-  },
-  { commonResponses, strictStatusCodes: true },
-);
+export const attendeesContract = readOnlyRouter({
+  path: '/attendees',
+  item: AttendeeSchema,
+  query: AttendeeListQuerySchema,
+  plural: 'attendees',
+  singular: 'an attendee',
+  description:
+    '`checked_in` is true while the attendee’s ticket is checked in; `email` matches ignoring case.',
+});

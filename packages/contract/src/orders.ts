@@ -1,15 +1,7 @@
-import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import {
-  commonResponses,
-  PaginationQuerySchema,
-  readRoutes,
-  textParam,
-  TimestampSchema,
-} from './common';
+import { PaginationQuerySchema, textParam, TimestampSchema } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
-
-const c = initContract();
+import { readOnlyRouter } from './read-only-router';
 
 export const ORDER_STATUSES = ['pending', 'completed', 'cancelled', 'refunded'] as const;
 export const OrderStatusSchema = z.enum(ORDER_STATUSES);
@@ -67,16 +59,11 @@ export const OrderListQuerySchema = PaginationQuerySchema.extend({
 });
 export type OrderListQuery = z.input<typeof OrderListQuerySchema>;
 
-export const ordersContract = c.router(
-  {
-    ...readRoutes({
-      path: '/orders',
-      item: OrderSchema,
-      query: OrderListQuerySchema,
-      plural: 'orders',
-      singular: 'an order',
-      description: '`email` matches the buyer’s email ignoring case; `reference` matches exactly.',
-    }),
-  },
-  { commonResponses, strictStatusCodes: true },
-);
+export const ordersContract = readOnlyRouter({
+  path: '/orders',
+  item: OrderSchema,
+  query: OrderListQuerySchema,
+  plural: 'orders',
+  singular: 'an order',
+  description: '`email` matches the buyer’s email ignoring case; `reference` matches exactly.',
+});

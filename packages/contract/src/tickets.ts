@@ -1,15 +1,7 @@
-import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import {
-  commonResponses,
-  PaginationQuerySchema,
-  readRoutes,
-  textParam,
-  TimestampSchema,
-} from './common';
+import { PaginationQuerySchema, textParam, TimestampSchema } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
-
-const c = initContract();
+import { readOnlyRouter } from './read-only-router';
 
 export const TICKET_STATUSES = ['valid', 'checked_in', 'void'] as const;
 export const TicketStatusSchema = z.enum(TICKET_STATUSES);
@@ -58,17 +50,12 @@ export const TicketListQuerySchema = PaginationQuerySchema.extend({
 });
 export type TicketListQuery = z.input<typeof TicketListQuerySchema>;
 
-export const ticketsContract = c.router(
-  {
-    ...readRoutes({
-      path: '/tickets',
-      item: TicketSchema,
-      query: TicketListQuerySchema,
-      plural: 'tickets',
-      singular: 'a ticket',
-      description:
-        'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `code` finds the ticket of a scanned barcode.',
-    }),
-  },
-  { commonResponses, strictStatusCodes: true },
-);
+export const ticketsContract = readOnlyRouter({
+  path: '/tickets',
+  item: TicketSchema,
+  query: TicketListQuerySchema,
+  plural: 'tickets',
+  singular: 'a ticket',
+  description:
+    'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `code` finds the ticket of a scanned barcode.',
+});

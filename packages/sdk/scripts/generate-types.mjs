@@ -12,7 +12,24 @@ const here = dirname(fileURLToPath(import.meta.url));
 const sdk = resolve(here, '..');
 const target = join(sdk, 'src/resources/types.ts');
 
-/** [exported name, schema, side]: what the SDK receives (`output`) or sends (`input`). */
+/**
+ * Interfaces the others extend, exported too (a user may page generically): [name, schema, side,
+ * doc].
+ */
+const BASES = [
+  [
+    'PageParams',
+    'PaginationQuerySchema',
+    'input',
+    'The paging parameters of the lists that page by cursor.',
+  ],
+];
+
+/**
+ * [exported name, schema, side, base]: what the SDK receives (`output`) or sends (`input`); `base`
+ * names an interface above whose fields it has, and which it then extends. A type with every field
+ * of one of the BASES extends it without saying so.
+ */
 const TYPES = [
   ['Event', 'EventSchema', 'output'],
   ['EventListParams', 'EventListQuerySchema', 'input'],
@@ -35,7 +52,7 @@ const TYPES = [
   ['Payout', 'PayoutSchema', 'output'],
   ['PayoutListParams', 'PayoutListQuerySchema', 'input'],
   ['WebhookEndpoint', 'WebhookEndpointSchema', 'output'],
-  ['WebhookEndpointWithSecret', 'WebhookEndpointWithSecretSchema', 'output'],
+  ['WebhookEndpointWithSecret', 'WebhookEndpointWithSecretSchema', 'output', 'WebhookEndpoint'],
   ['WebhookEndpointListParams', 'WebhookEndpointListQuerySchema', 'input'],
   ['WebhookEndpointCreateParams', 'WebhookEndpointCreateSchema', 'input'],
   ['WebhookEndpointUpdateParams', 'WebhookEndpointUpdateSchema', 'input'],
@@ -45,7 +62,7 @@ const TYPES = [
 const undocumented = [];
 
 function generate() {
-  const { checker, aliases } = contractTypes(TYPES);
+  const { checker, aliases } = contractTypes([...BASES, ...TYPES]);
   const F = ts.TypeFormatFlags;
   const flags = F.NoTruncation | F.UseSingleQuotesForStringLiteralType;
   const str = (type) => checker.typeToString(type, undefined, flags);
@@ -111,22 +128,53 @@ function generate() {
     return fileA === fileB ? posA - posB : fileA < fileB ? -1 : 1;
   };
 
-  function fields(type, indent) {
-    return [...type.getProperties()]
-      .sort(byPlace)
-      .map((property) => {
-        const optional = (property.flags & ts.SymbolFlags.Optional) !== 0;
-        const propertyType = checker.getTypeOfSymbol(property);
-        return `${doc(property, indent)}${indent}${property.name}${optional ? '?' : ''}: ${print(propertyType, indent)};\n`;
-      })
-      .join('');
+  /** Each field as written out: its JSDoc, name and type. */
+  function fieldTexts(type, indent) {
+    return [...type.getProperties()].sort(byPlace).map((property) => {
+      const optional = (property.flags & ts.SymbolFlags.Optional) !== 0;
+      const propertyType = checker.getTypeOfSymbol(property);
+      return `${doc(property, indent)}${indent}${property.name}${optional ? '?' : ''}: ${print(propertyType, indent)};\n`;
+    });
   }
 
-  const body = TYPES.map(([name, schema, side]) => {
-    const type = aliases.get(name);
+  const fields = (type, indent) => fieldTexts(type, indent).join('');
+
+  // A base's fields are left out of the interfaces that extend it; each must be there word for
+  // word (doc, optionality and type), so the extended interface is the same type as written out.
+  const written = new Map();
+  const has = (own, base) => written.get(base)?.every((field) => own.includes(field)) === true;
+  const declare = (name, named, head) => {
+    const own = fieldTexts(aliases.get(name), '  ');
+    const base = named ?? BASES.map(([baseName]) => baseName).find((other) => has(own, other));
+    written.set(name, own);
+    if (base === undefined) return `${head} {\n${own.join('')}}\n`;
+    const inherited = written.get(base) ?? [];
+    const missing = inherited.filter((field) => !own.includes(field));
+    if (inherited.length === 0 || missing.length > 0) {
+      throw new Error(
+        `${name} does not have the fields of ${base} as they are:\n${missing.join('')}`,
+      );
+    }
+    const rest = own.filter((field) => !inherited.includes(field)).join('');
+    return `${head} extends ${base} {\n${rest}}\n`;
+  };
+
+  const bases = BASES.map(([name, schema, , text]) =>
+    declare(
+      name,
+      undefined,
+      `/** ${text} \`${schema}\` of @boxoffice/contract. */\nexport interface ${name}`,
+    ),
+  );
+  const exported = TYPES.map(([name, schema, side, base]) => {
     const what = side === 'output' ? 'as the API returns it' : 'as the API accepts it';
-    return `/** \`${schema}\` of @boxoffice/contract, ${what}. */\nexport interface ${name} {\n${fields(type, '  ')}}\n`;
-  }).join('\n');
+    return declare(
+      name,
+      base,
+      `/** \`${schema}\` of @boxoffice/contract, ${what}. */\nexport interface ${name}`,
+    );
+  });
+  const body = [...bases, ...exported].join('\n');
   return `// Generated from @boxoffice/contract by scripts/generate-types.mjs: do not edit, run
 // \`pnpm generate\` after changing the contract.
 

@@ -34,6 +34,7 @@ export type {
   EventUpdateParams,
   Order,
   OrderListParams,
+  PageParams,
   Payout,
   PayoutListParams,
   Ticket,

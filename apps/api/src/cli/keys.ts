@@ -6,12 +6,11 @@ import {
   revokeKey,
   toApiKeyView,
 } from '../modules/api-keys/api-key.service';
-import { getOrganisation } from '../modules/organisations/organisation.service';
 import { parseCommandArgs, requireFlag, UsageError, type Command } from './args';
+import { organisationListCommand } from './organisation-list';
 
 const createUsage =
   'key create --org <org_id> --scopes <read,write,checkins:write> [--name <name>]';
-const listUsage = 'key list --org <org_id>';
 const revokeUsage = 'key revoke <key_id>';
 
 export const keyCommands: Command[] = [
@@ -44,21 +43,11 @@ export const keyCommands: Command[] = [
       };
     },
   },
-  {
-    path: ['key', 'list'],
-    usage: listUsage,
+  organisationListCommand({
+    noun: 'key',
     summary: "List an organisation's API keys, newest first (hints only, never the keys)",
-    parse(argv) {
-      const parsed = parseCommandArgs(argv, { usage: listUsage, flags: ['org'] });
-      const organisationId = requireFlag(parsed, 'org', listUsage);
-      return async (orm) => {
-        const em = orm.em.fork();
-        // An unknown organisation is an error, not an empty list.
-        await getOrganisation(em, organisationId);
-        return (await listKeys(em, organisationId)).map(toApiKeyView);
-      };
-    },
-  },
+    list: async (em, organisationId) => (await listKeys(em, organisationId)).map(toApiKeyView),
+  }),
   {
     path: ['key', 'revoke'],
     usage: revokeUsage,

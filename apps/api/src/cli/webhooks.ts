@@ -11,9 +11,9 @@ import {
   withSecret,
 } from '../modules/webhooks/webhook-endpoint.service';
 import { parseCommandArgs, requireFlag, UsageError, type Command } from './args';
+import { organisationListCommand } from './organisation-list';
 
 const createUsage = 'webhook create --org <org_id> --url <url> [--events <type,type>]';
-const listUsage = 'webhook list --org <org_id>';
 const deleteUsage = 'webhook delete <endpoint_id>';
 
 /** The operator's URL policy: the server's own (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE_URLS). */
@@ -62,24 +62,17 @@ export const webhookCommands: Command[] = [
       };
     },
   },
-  {
-    path: ['webhook', 'list'],
-    usage: listUsage,
+  organisationListCommand({
+    noun: 'webhook',
     summary: "List an organisation's webhook endpoints (without their secrets)",
-    parse(argv) {
-      const parsed = parseCommandArgs(argv, { usage: listUsage, flags: ['org'] });
-      const organisationId = requireFlag(parsed, 'org', listUsage);
-      return async (orm) => {
-        const em = orm.em.fork();
-        await getOrganisation(em, organisationId);
-        const { rows } = await listEndpoints(
-          { em, organisationId },
-          { page: 1, limit: MAX_ENDPOINTS },
-        );
-        return rows.map(toWebhookEndpointResource);
-      };
+    list: async (em, organisationId) => {
+      const { rows } = await listEndpoints(
+        { em, organisationId },
+        { page: 1, limit: MAX_ENDPOINTS },
+      );
+      return rows.map(toWebhookEndpointResource);
     },
-  },
+  }),
   {
     path: ['webhook', 'delete'],
     usage: deleteUsage,

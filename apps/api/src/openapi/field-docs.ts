@@ -1,6 +1,24 @@
 // Generated from @boxoffice/contract by scripts/generate-field-docs.mjs: do not edit, run
 // `pnpm generate` after changing the contract.
 
+const PaginationQuerySchema = {
+  page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+  limit: 'Items per page, 1–100 (default 20).',
+  cursor:
+    'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+};
+const WebhookEndpointSchema = {
+  status: '`enabled`, or `disabled` (nothing is sent).',
+  id: "The endpoint's id, `we_…`.",
+  created_at: 'When the endpoint was registered.',
+  updated_at: 'When the endpoint was last changed.',
+  description: "A note of the organisation's on what the endpoint is for.",
+  url: 'Where changes are sent: an https URL that accepts POST requests.',
+  events: 'The event types sent to it, or `["*"]` for every type.',
+  disabled_reason:
+    'Why the endpoint is disabled: by request, or after failing for about three days.',
+};
+
 /** The contract's JSDoc by schema (its export name) and field (`a.b` for a nested one). */
 export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   AttendeeAnswerSchema: {
@@ -8,10 +26,7 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     answer: "The attendee's answer.",
   },
   AttendeeListQuerySchema: {
-    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
-    limit: 'Items per page, 1–100 (default 20).',
-    cursor:
-      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+    ...PaginationQuerySchema,
     event_id: 'Only the items of this event (`evt_…`).',
     order_id: 'Only the attendees of this order (`ord_…`).',
     ticket_id: 'Only the attendee of this ticket (`tkt_…`).',
@@ -49,10 +64,7 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
       'When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the server receives it.',
   },
   CheckinListQuerySchema: {
-    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
-    limit: 'Items per page, 1–100 (default 20).',
-    cursor:
-      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
+    ...PaginationQuerySchema,
     event_id: 'Only the items of this event (`evt_…`).',
     ticket_id: 'Only the check-ins of this ticket (`tkt_…`).',
     direction: 'Only `entry` or only `exit` check-ins (or an array of both).',
@@ -93,11 +105,8 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     capacity: 'How many people the venue holds (1–10,000,000), or `null` (the default).',
   },
   EventListQuerySchema: {
+    ...PaginationQuerySchema,
     status: 'Only items in one of these statuses: one, or an array of several.',
-    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
-    limit: 'Items per page, 1–100 (default 20).',
-    cursor:
-      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
     updated_since:
       'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
     starts_after: 'Only events starting at or after this time (ISO-8601 or a `Date`).',
@@ -136,11 +145,8 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     currency: 'An ISO 4217 code in upper case, e.g. `GBP`; cannot change once the event has tiers.',
   },
   OrderListQuerySchema: {
+    ...PaginationQuerySchema,
     status: 'Only items in one of these statuses: one, or an array of several.',
-    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
-    limit: 'Items per page, 1–100 (default 20).',
-    cursor:
-      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
     event_id: 'Only the items of this event (`evt_…`).',
     email: 'Only orders whose buyer has this email address, ignoring case.',
     updated_since:
@@ -167,18 +173,10 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     placed_at: 'When the buyer placed the order (ISO-8601, UTC).',
     paid_at: 'When payment was received (ISO-8601, UTC), or `null`.',
   },
-  PaginationQuerySchema: {
-    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
-    limit: 'Items per page, 1–100 (default 20).',
-    cursor:
-      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
-  },
+  PaginationQuerySchema,
   PayoutListQuerySchema: {
+    ...PaginationQuerySchema,
     status: 'Only items in one of these statuses: one, or an array of several.',
-    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
-    limit: 'Items per page, 1–100 (default 20).',
-    cursor:
-      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
     event_id: 'Only the items of this event (`evt_…`).',
     updated_since:
       'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
@@ -202,12 +200,9 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     failure_reason: 'Why it failed, or `null`.',
   },
   TicketListQuerySchema: {
+    ...PaginationQuerySchema,
     code: 'Only the ticket with this barcode secret: how a scanned code is looked up.',
     status: 'Only items in one of these statuses: one, or an array of several.',
-    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
-    limit: 'Items per page, 1–100 (default 20).',
-    cursor:
-      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
     event_id: 'Only the items of this event (`evt_…`).',
     order_id: 'Only the tickets of this order (`ord_…`).',
     updated_since:
@@ -246,11 +241,8 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     sort_order: 'Where the tier comes in lists, lowest first; default 0.',
   },
   TierListQuerySchema: {
+    ...PaginationQuerySchema,
     status: 'Only items in one of these statuses: one, or an array of several.',
-    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
-    limit: 'Items per page, 1–100 (default 20).',
-    cursor:
-      'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
     event_id: 'Only the items of this event (`evt_…`).',
     updated_since:
       'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
@@ -299,17 +291,7 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
     limit: 'Items per page, 1–100 (default 20).',
   },
-  WebhookEndpointSchema: {
-    status: '`enabled`, or `disabled` (nothing is sent).',
-    id: "The endpoint's id, `we_…`.",
-    created_at: 'When the endpoint was registered.',
-    updated_at: 'When the endpoint was last changed.',
-    description: "A note of the organisation's on what the endpoint is for.",
-    url: 'Where changes are sent: an https URL that accepts POST requests.',
-    events: 'The event types sent to it, or `["*"]` for every type.',
-    disabled_reason:
-      'Why the endpoint is disabled: by request, or after failing for about three days.',
-  },
+  WebhookEndpointSchema,
   WebhookEndpointUpdateSchema: {
     status: '`disabled` stops the deliveries; `enabled` starts them again.',
     description: 'A new note, or `null` for none.',
@@ -317,15 +299,7 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     events: 'The event types to receive from now on, or `["*"]` for all.',
   },
   WebhookEndpointWithSecretSchema: {
-    status: '`enabled`, or `disabled` (nothing is sent).',
-    id: "The endpoint's id, `we_…`.",
-    created_at: 'When the endpoint was registered.',
-    updated_at: 'When the endpoint was last changed.',
-    description: "A note of the organisation's on what the endpoint is for.",
-    url: 'Where changes are sent: an https URL that accepts POST requests.',
-    events: 'The event types sent to it, or `["*"]` for every type.',
-    disabled_reason:
-      'Why the endpoint is disabled: by request, or after failing for about three days.',
+    ...WebhookEndpointSchema,
     secret: 'The signing secret (`whsec_…`): shown when the endpoint is created; keep it safe.',
   },
   WebhookEventSchema: {

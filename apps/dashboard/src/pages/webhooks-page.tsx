@@ -287,6 +287,32 @@ function EndpointCard({
     { staysBusy: true },
   );
   const problem = toggle.error ?? reveal.error ?? test.error;
+  // What each confirmation says, and the action it confirms.
+  const confirmation = {
+    delete: {
+      title: 'Delete this endpoint?',
+      confirmLabel: 'Delete endpoint',
+      busyLabel: 'Deleting…',
+      action: remove,
+      body: (
+        <p>
+          Nothing more is sent to <code>{endpoint.url}</code>, and its delivery history is deleted.
+        </p>
+      ),
+    },
+    rotate: {
+      title: 'Rotate the signing secret?',
+      confirmLabel: 'Rotate secret',
+      busyLabel: 'Rotating…',
+      action: rotate,
+      body: (
+        <p>
+          A new secret signs from now on. For 24 hours the current one signs too (each request
+          carries both signatures), so your server keeps accepting requests while you switch.
+        </p>
+      ),
+    },
+  };
 
   return (
     <article className="section card" aria-label={`Endpoint ${name}`}>
@@ -364,38 +390,18 @@ function EndpointCard({
           />
         </Dialog>
       )}
-      {confirm === 'delete' && (
+      {confirm !== null && (
         <ConfirmDialog
-          title="Delete this endpoint?"
+          title={confirmation[confirm].title}
           cancelLabel="Cancel"
-          confirmLabel="Delete endpoint"
-          busyLabel="Deleting…"
-          busy={remove.busy}
-          error={remove.error}
+          confirmLabel={confirmation[confirm].confirmLabel}
+          busyLabel={confirmation[confirm].busyLabel}
+          busy={confirmation[confirm].action.busy}
+          error={confirmation[confirm].action.error}
           onCancel={() => setConfirm(null)}
-          onConfirm={() => void remove.run()}
+          onConfirm={() => void confirmation[confirm].action.run()}
         >
-          <p>
-            Nothing more is sent to <code>{endpoint.url}</code>, and its delivery history is
-            deleted.
-          </p>
-        </ConfirmDialog>
-      )}
-      {confirm === 'rotate' && (
-        <ConfirmDialog
-          title="Rotate the signing secret?"
-          cancelLabel="Cancel"
-          confirmLabel="Rotate secret"
-          busyLabel="Rotating…"
-          busy={rotate.busy}
-          error={rotate.error}
-          onCancel={() => setConfirm(null)}
-          onConfirm={() => void rotate.run()}
-        >
-          <p>
-            A new secret signs from now on. For 24 hours the current one signs too (each request
-            carries both signatures), so your server keeps accepting requests while you switch.
-          </p>
+          {confirmation[confirm].body}
         </ConfirmDialog>
       )}
     </article>

@@ -1,6 +1,19 @@
 // Generated from @boxoffice/contract by scripts/generate-types.mjs: do not edit, run
 // `pnpm generate` after changing the contract.
 
+/** The paging parameters of the lists that page by cursor. `PaginationQuerySchema` of @boxoffice/contract. */
+export interface PageParams {
+  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  page?: string | number | undefined;
+  /** Items per page, 1–100 (default 20). */
+  limit?: string | number | undefined;
+  /**
+   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+   * last item. Not with `page`.
+   */
+  cursor?: string | undefined;
+}
+
 /** `EventSchema` of @boxoffice/contract, as the API returns it. */
 export interface Event {
   /** The event's id, `evt_…`. */
@@ -39,16 +52,7 @@ export interface Event {
 }
 
 /** `EventListQuerySchema` of @boxoffice/contract, as the API accepts it. */
-export interface EventListParams {
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
-  page?: string | number | undefined;
-  /** Items per page, 1–100 (default 20). */
-  limit?: string | number | undefined;
-  /**
-   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
-   * last item. Not with `page`.
-   */
-  cursor?: string | undefined;
+export interface EventListParams extends PageParams {
   /** Only events starting at or after this time (ISO-8601 or a `Date`). */
   starts_after?: string | Date | undefined;
   /** Only events starting before this time (ISO-8601 or a `Date`). */
@@ -164,16 +168,7 @@ export interface Tier {
 }
 
 /** `TierListQuerySchema` of @boxoffice/contract, as the API accepts it. */
-export interface TierListParams {
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
-  page?: string | number | undefined;
-  /** Items per page, 1–100 (default 20). */
-  limit?: string | number | undefined;
-  /**
-   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
-   * last item. Not with `page`.
-   */
-  cursor?: string | undefined;
+export interface TierListParams extends PageParams {
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
   /** Only items in one of these statuses: one, or an array of several. */
@@ -292,16 +287,7 @@ export interface Order {
 }
 
 /** `OrderListQuerySchema` of @boxoffice/contract, as the API accepts it. */
-export interface OrderListParams {
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
-  page?: string | number | undefined;
-  /** Items per page, 1–100 (default 20). */
-  limit?: string | number | undefined;
-  /**
-   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
-   * last item. Not with `page`.
-   */
-  cursor?: string | undefined;
+export interface OrderListParams extends PageParams {
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
   /** Only items in one of these statuses: one, or an array of several. */
@@ -354,16 +340,7 @@ export interface Ticket {
 }
 
 /** `TicketListQuerySchema` of @boxoffice/contract, as the API accepts it. */
-export interface TicketListParams {
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
-  page?: string | number | undefined;
-  /** Items per page, 1–100 (default 20). */
-  limit?: string | number | undefined;
-  /**
-   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
-   * last item. Not with `page`.
-   */
-  cursor?: string | undefined;
+export interface TicketListParams extends PageParams {
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
   /** Only items in one of these statuses: one, or an array of several. */
@@ -415,7 +392,7 @@ export interface Attendee {
 }
 
 /** `AttendeeListQuerySchema` of @boxoffice/contract, as the API accepts it. */
-export interface AttendeeListParams {
+export interface AttendeeListParams extends PageParams {
   /** Only the attendees of this order (`ord_…`). */
   order_id?: string | undefined;
   /** Only the attendee of this ticket (`tkt_…`). */
@@ -424,15 +401,6 @@ export interface AttendeeListParams {
   email?: string | undefined;
   /** Only attendees inside (`true`) or not inside (`false`) now. */
   checked_in?: boolean | 'true' | 'false' | undefined;
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
-  page?: string | number | undefined;
-  /** Items per page, 1–100 (default 20). */
-  limit?: string | number | undefined;
-  /**
-   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
-   * last item. Not with `page`.
-   */
-  cursor?: string | undefined;
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
   /**
@@ -472,7 +440,7 @@ export interface Checkin {
 }
 
 /** `CheckinListQuerySchema` of @boxoffice/contract, as the API accepts it. */
-export interface CheckinListParams {
+export interface CheckinListParams extends PageParams {
   /** Only the check-ins of this ticket (`tkt_…`). */
   ticket_id?: string | undefined;
   /** Only `entry` or only `exit` check-ins (or an array of both). */
@@ -484,15 +452,6 @@ export interface CheckinListParams {
    * Pass the `sync_checkpoint` of the previous walk.
    */
   since?: string | Date | undefined;
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
-  page?: string | number | undefined;
-  /** Items per page, 1–100 (default 20). */
-  limit?: string | number | undefined;
-  /**
-   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
-   * last item. Not with `page`.
-   */
-  cursor?: string | undefined;
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
 }
@@ -555,16 +514,7 @@ export interface Payout {
 }
 
 /** `PayoutListQuerySchema` of @boxoffice/contract, as the API accepts it. */
-export interface PayoutListParams {
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
-  page?: string | number | undefined;
-  /** Items per page, 1–100 (default 20). */
-  limit?: string | number | undefined;
-  /**
-   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
-   * last item. Not with `page`.
-   */
-  cursor?: string | undefined;
+export interface PayoutListParams extends PageParams {
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
   /** Only items in one of these statuses: one, or an array of several. */
@@ -619,38 +569,7 @@ export interface WebhookEndpoint {
 }
 
 /** `WebhookEndpointWithSecretSchema` of @boxoffice/contract, as the API returns it. */
-export interface WebhookEndpointWithSecret {
-  /** The endpoint's id, `we_…`. */
-  id: string;
-  /** Where changes are sent: an https URL that accepts POST requests. */
-  url: string;
-  /** A note of the organisation's on what the endpoint is for. */
-  description: string | null;
-  /** The event types sent to it, or `["*"]` for every type. */
-  events: Array<
-    | 'event.created'
-    | 'event.updated'
-    | 'tier.created'
-    | 'tier.updated'
-    | 'order.created'
-    | 'order.updated'
-    | 'ticket.created'
-    | 'ticket.updated'
-    | 'attendee.created'
-    | 'attendee.updated'
-    | 'checkin.created'
-    | 'payout.created'
-    | 'payout.updated'
-    | '*'
-  >;
-  /** `enabled`, or `disabled` (nothing is sent). */
-  status: 'enabled' | 'disabled';
-  /** Why the endpoint is disabled: by request, or after failing for about three days. */
-  disabled_reason: string | null;
-  /** When the endpoint was registered. */
-  created_at: string;
-  /** When the endpoint was last changed. */
-  updated_at: string;
+export interface WebhookEndpointWithSecret extends WebhookEndpoint {
   /** The signing secret (`whsec_…`): shown when the endpoint is created; keep it safe. */
   secret: string;
 }
