@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** What a service needs to act for one organisation: a request-scoped entity manager and the tenant. */
+/** What a service needs to act for one organisation: where its work starts, and the tenant. */
 export interface TenantContext {
+  /** The entity manager to work in: a transaction's, a request's, or the ORM's own (see app.ts). */
   em: EntityManager;
   organisationId: string;
 }

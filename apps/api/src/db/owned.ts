@@ -19,7 +19,10 @@ export async function findOwned<T extends Owned>(
 ): Promise<T | null> {
   if (!looksLikeId(kind, id)) return null;
   const where = { id, organisationId: ctx.organisationId } as FilterQuery<T>;
-  return ctx.em.findOne(
+  // Outside a transaction `ctx.em` may be the ORM's own (an API request's, see app.ts), which
+  // reads only through a fork.
+  const em = ctx.em.isInTransaction() ? ctx.em : ctx.em.fork();
+  return em.findOne(
     entity,
     where as never,
     options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},

@@ -16,7 +16,11 @@ declare global {
   namespace Express {
     interface Locals {
       requestId: string;
-      /** The request's own entity manager (and identity map), forked from the ORM's. */
+      /**
+       * Where the request's work starts: the ORM's entity manager on API routes (statements and
+       * transactions take what they need), a fork of it on the dashboard's (whose services use
+       * the ORM directly).
+       */
       em: EntityManager;
       auth?: RequestAuth;
       /** The dashboard user's session, on `/dashboard/api` routes. */
