@@ -14,19 +14,13 @@ import * as messages from './webhook-message.repository';
 /** Messages and their attempts are kept this long, then purged (`purgeWebhookMessages`). */
 export const WEBHOOK_RETENTION_DAYS = 30;
 
-export interface WebhookAttemptView {
-  attempted_at: string;
-  outcome: 'succeeded' | 'failed';
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  response_excerpt: string | null;
-}
+/** An attempt as the dashboard shows it: the stored row, its time as the API renders times. */
+export type WebhookAttemptView = messages.AttemptRow;
 
 export interface WebhookMessageView {
   id: string;
   type: string;
-  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  status: messages.MessageStatus;
   attempt_count: number;
   created_at: string;
   delivered_at: string | null;
