@@ -186,7 +186,7 @@ export async function transaction<T>(
   work: (tx: EntityManager) => Promise<T>,
 ): Promise<T> {
   const tx = em.fork({ clear: false });
-  const context = await onConnection(await poolOf(em), async (client, now) => {
+  const committed = await onConnection(await poolOf(em), async (client, now) => {
     const context = new Transaction(client, now);
     tx.setTransactionContext(context);
     try {
@@ -199,9 +199,9 @@ export async function transaction<T>(
   });
   await new TransactionEventBroadcaster(tx).dispatchEvent(
     EventType.afterTransactionCommit,
-    context.context,
+    committed.context,
   );
-  return context.value;
+  return committed.value;
 }
 
 /**
