@@ -4,12 +4,12 @@ import {
   APIError,
   AuthenticationError,
   Boxoffice,
-  BoxofficeError,
   NotFoundError,
   PermissionDeniedError,
   PlanRequiredError,
 } from '@boxoffice/sdk';
-import { isEventId, parseDashboardArgs, USAGE, UsageError, type DashboardOptions } from './args';
+import { runCommand } from '@boxoffice/example-shared';
+import { isEventId, parseDashboardArgs, USAGE, type DashboardOptions } from './args';
 import {
   loadEventDashboard,
   loadPicker,
@@ -129,20 +129,7 @@ async function checkAccess(client: Boxoffice, options: DashboardOptions): Promis
   }
 }
 
-async function main(argv: string[]): Promise<number> {
-  let options: DashboardOptions | 'help';
-  try {
-    options = parseDashboardArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    note(`${error.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-
+async function main(options: DashboardOptions): Promise<number> {
   // The key and the server come from BOXOFFICE_API_KEY and BOXOFFICE_BASE_URL, which the SDK reads.
   const client = new Boxoffice();
   await checkAccess(client, options);
@@ -172,13 +159,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== 0) process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof BoxofficeError) note(`Cannot start: ${error.message}`);
-    else console.error(error);
-    process.exitCode = 1;
-  },
-);
+runCommand({ usage: USAGE, parse: parseDashboardArgs, run: main });
