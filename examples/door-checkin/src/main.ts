@@ -1,14 +1,7 @@
 import { open } from 'node:fs/promises';
 import { createInterface, type Interface } from 'node:readline';
-import {
-  APIError,
-  AuthenticationError,
-  Boxoffice,
-  NotFoundError,
-  PermissionDeniedError,
-  PlanRequiredError,
-} from '@boxoffice/sdk';
-import { runCommand } from '@boxoffice/example-shared';
+import { APIError, Boxoffice, PermissionDeniedError } from '@boxoffice/sdk';
+import { isSetupRefusal, runCommand } from '@boxoffice/example-shared';
 import { parseDoorArgs, USAGE, type DoorOptions } from './args';
 import { describeError, Door, DoorStopped } from './door';
 import { formatResult, Tally } from './report';
@@ -23,15 +16,9 @@ async function describeEvent(client: Boxoffice, options: DoorOptions): Promise<s
     if (event.status !== 'published') note(`warning: ${event.id} is ${event.status}`);
     return `${event.name} (${event.id})`;
   } catch (error) {
-    if (
-      error instanceof AuthenticationError ||
-      error instanceof PlanRequiredError ||
-      error instanceof NotFoundError
-    ) {
-      throw new DoorStopped(undefined, error);
-    }
     // A door key may hold checkins:write alone; and an offline start should still take scans.
     if (error instanceof PermissionDeniedError) return options.eventId;
+    if (isSetupRefusal(error)) throw new DoorStopped(undefined, error);
     if (error instanceof APIError) {
       note(`warning: could not read the event (${describeError(error)}); scanning anyway`);
       return options.eventId;

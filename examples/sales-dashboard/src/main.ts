@@ -1,14 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  APIError,
-  AuthenticationError,
-  Boxoffice,
-  NotFoundError,
-  PermissionDeniedError,
-  PlanRequiredError,
-} from '@boxoffice/sdk';
-import { runCommand } from '@boxoffice/example-shared';
+import { APIError, Boxoffice, NotFoundError } from '@boxoffice/sdk';
+import { isSetupRefusal, runCommand } from '@boxoffice/example-shared';
 import { isEventId, parseDashboardArgs, USAGE, type DashboardOptions } from './args';
 import {
   loadEventDashboard,
@@ -116,15 +109,7 @@ async function checkAccess(client: Boxoffice, options: DashboardOptions): Promis
     if (options.eventId) await client.events.get(options.eventId);
     else await client.events.list({ limit: 1 });
   } catch (error) {
-    if (
-      error instanceof AuthenticationError ||
-      error instanceof PlanRequiredError ||
-      error instanceof PermissionDeniedError ||
-      error instanceof NotFoundError
-    ) {
-      throw error;
-    }
-    if (!(error instanceof APIError)) throw error;
+    if (isSetupRefusal(error) || !(error instanceof APIError)) throw error;
     note(`warning: the API did not answer (${error.message}); pages will retry`);
   }
 }

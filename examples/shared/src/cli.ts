@@ -1,5 +1,12 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { BoxofficeError } from '@boxoffice/sdk';
+import {
+  AuthenticationError,
+  type APIError,
+  BoxofficeError,
+  NotFoundError,
+  PermissionDeniedError,
+  PlanRequiredError,
+} from '@boxoffice/sdk';
 
 /** A wrong command line: the program prints what is wrong and its usage, and exits with 2. */
 export class UsageError extends Error {
@@ -16,6 +23,16 @@ export function parseOptions<const T extends ParseArgsOptionsConfig>(argv: strin
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
+
+/**
+ * An answer no retry changes: the key is wrong or lacks the scope, the plan has no API access, or
+ * the id names nothing. Met on a first read, it stops the program before it starts its work.
+ */
+export const isSetupRefusal = (error: unknown): error is APIError =>
+  error instanceof AuthenticationError ||
+  error instanceof PlanRequiredError ||
+  error instanceof PermissionDeniedError ||
+  error instanceof NotFoundError;
 
 export interface Command<Options> {
   usage: string;
