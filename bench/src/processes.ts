@@ -1,22 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import getPort from 'get-port';
 
-/** Asks the kernel for a free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('could not allocate a port'));
-      });
-    });
-  });
-}
+/** A free TCP port on loopback, not handed out again by this process for a while. */
+export const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -7,18 +7,23 @@
 //
 //   node scripts/container/rolling-deploy.mjs  (BOXOFFICE_IMAGE, DATABASE_URL, REDIS_URL)
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, podman, psql, sleep } from './lib.mjs';
+import {
+  freePort,
+  image,
+  imageCli,
+  podman,
+  psql,
+  redisUrl,
+  runDatabase,
+  sleep,
+  timedLog,
+} from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-const image = process.env.BOXOFFICE_IMAGE ?? 'localhost/boxoffice-api:local';
-const serverUrl = new URL(
-  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-);
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Concurrent clients: readers, and door scanners (each checks its own ticket in and out). */
 const READERS = Number(process.env.ROLLING_READERS ?? 4);
 const SCANNERS = Number(process.env.ROLLING_SCANNERS ?? 4);
@@ -27,16 +32,10 @@ const STEADY_MS = Number(process.env.ROLLING_STEADY_MS ?? 5000);
 /** Then kill one replica with SIGKILL under the same load (ROLLING_CRASH=0 leaves it out). */
 const CRASH = process.env.ROLLING_CRASH !== '0';
 
-const started = Date.now();
-const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
-const log = (message) => process.stderr.write(`[rolling +${elapsed()}] ${message}\n`);
+const { log } = timedLog('rolling');
 
-const name = `boxoffice_rolling_${Date.now()}_${randomBytes(3).toString('hex')}`;
-const password = randomBytes(12).toString('hex');
-const databaseUrl = new URL(serverUrl);
-databaseUrl.username = name;
-databaseUrl.password = password;
-databaseUrl.pathname = `/${name}`;
+const database = runDatabase('boxoffice_rolling');
+const { name, url: databaseUrl } = database;
 const env = (values) => Object.entries(values).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
 const runFlags = [
   '--network=host',
@@ -44,8 +43,7 @@ const runFlags = [
   '--read-only-tmpfs=false',
   ...env({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }),
 ];
-const cli = async (...args) =>
-  JSON.parse(await podman('run', '--rm', ...runFlags, image, 'node', 'dist/cli.js', ...args));
+const cli = imageCli(runFlags);
 
 const replicas = [1, 2].map((n) => ({ n, container: `${name.replaceAll('_', '-')}-api-${n}` }));
 let nginx;
@@ -229,8 +227,7 @@ const replicaLogs = [];
 
 async function main() {
   const setup = Date.now();
-  await psql(`create role "${name}" login password '${password}'`, serverUrl);
-  await psql(`create database "${name}" owner "${name}"`, serverUrl);
+  await database.create();
   await cli('migrate');
   const org = await cli('org', 'create', '--name', 'Rolling Hall', '--plan', 'pro');
   const { key } = await cli('key', 'create', '--org', org.id, '--scopes', 'read,checkins:write');
@@ -377,7 +374,6 @@ try {
   loadRunning = false;
   nginx?.kill('SIGTERM');
   for (const r of replicas) await podman('rm', '--force', '--ignore', r.container).catch(() => {});
-  await psql(`drop database if exists "${name}" with (force)`, serverUrl).catch(() => undefined);
-  await psql(`drop role if exists "${name}"`, serverUrl).catch(() => undefined);
+  await database.drop();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 }

@@ -8,17 +8,19 @@
 //
 //   node scripts/container/verify.mjs   (BOXOFFICE_IMAGE, DATABASE_URL, REDIS_URL as in verify.sh)
 import { randomBytes } from 'node:crypto';
-import { freePort, podman, psql, run, sleep } from './lib.mjs';
+import {
+  freePort,
+  image,
+  imageCli,
+  podman,
+  redisUrl,
+  run,
+  runDatabase,
+  sleep,
+  timedLog,
+} from './lib.mjs';
 
-const image = process.env.BOXOFFICE_IMAGE ?? 'localhost/boxoffice-api:local';
-const serverUrl = new URL(
-  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-);
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-const started = Date.now();
-const log = (message) => process.stderr.write(`[verify +${elapsed()}] ${message}\n`);
-const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+const { log, elapsed } = timedLog('verify');
 let failures = 0;
 function check(ok, what, detail = '') {
   if (ok) log(`ok   ${what}`);
@@ -28,13 +30,8 @@ function check(ok, what, detail = '') {
   }
 }
 
-// A database and a role of this run's own, with a password that must never reach the logs.
-const name = `boxoffice_container_${Date.now()}_${randomBytes(3).toString('hex')}`;
-const password = randomBytes(12).toString('hex');
-const databaseUrl = new URL(serverUrl);
-databaseUrl.username = name;
-databaseUrl.password = password;
-databaseUrl.pathname = `/${name}`;
+const database = runDatabase('boxoffice_container');
+const { name, password } = database;
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const container = `${name.replaceAll('_', '-')}`;
@@ -47,18 +44,16 @@ const runFlags = [
   '--read-only',
   '--read-only-tmpfs=false',
   '-e',
-  `DATABASE_URL=${databaseUrl}`,
+  `DATABASE_URL=${database.url}`,
   '-e',
   `REDIS_URL=${redisUrl}`,
   '-e',
   `REDIS_KEY_PREFIX=${name}`,
 ];
-const cli = async (...args) =>
-  JSON.parse(await podman('run', '--rm', ...runFlags, image, 'node', 'dist/cli.js', ...args));
+const cli = imageCli(runFlags);
 
 async function main() {
-  await psql(`create role "${name}" login password '${password}'`, serverUrl);
-  await psql(`create database "${name}" owner "${name}"`, serverUrl);
+  await database.create();
 
   const first = (await cli('migrate')).applied;
   const second = (await cli('migrate')).applied;
@@ -265,8 +260,7 @@ try {
   log(`FAIL ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   await podman('rm', '--force', '--ignore', container).catch(() => undefined);
-  await psql(`drop database if exists "${name}" with (force)`, serverUrl).catch(() => undefined);
-  await psql(`drop role if exists "${name}"`, serverUrl).catch(() => undefined);
+  await database.drop();
 }
 log(failures === 0 ? `passed in ${elapsed()}` : `${failures} check(s) failed`);
 process.exitCode = failures === 0 ? 0 : 1;

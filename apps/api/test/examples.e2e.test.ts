@@ -200,6 +200,23 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
+describe('examples: command lines', () => {
+  it.each(['door-checkin', 'sync-orders', 'sales-dashboard'])(
+    '%s: --help prints the usage; a wrong option, what is wrong and the usage, with exit code 2',
+    async (name) => {
+      const help = await runExample(name, ['--help']);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: ${name} `));
+
+      const wrong = await runExample(name, ['--no-such-option']);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toMatch(/'--no-such-option'/);
+      expect(wrong.stderr).toContain(`Usage: ${name} `);
+      expect(wrong.stdout).toBe('');
+    },
+  );
+});
+
 describe('examples/door-checkin', () => {
   it('admits, refuses and names each scan, and a rerun of the same file admits nobody twice', async () => {
     const [first, second] = gala.tickets;

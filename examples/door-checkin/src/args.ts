@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions, UsageError } from '@boxoffice/example-shared';
 
 export const USAGE = `Usage: door-checkin --event <evt_…> --gate <name> [options] [< codes.txt]
 
@@ -32,10 +32,6 @@ export interface DoorOptions {
   timeoutMs: number;
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 /** The API's limits for `gate` and `device_id`: checked here so that no scan fails on them. */
 function label(name: string, value: string): string {
   const trimmed = value.trim();
@@ -46,27 +42,16 @@ function label(name: string, value: string): string {
 }
 
 export function parseDoorArgs(argv: string[], startedAt: Date): DoorOptions | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        event: { type: 'string' },
-        gate: { type: 'string' },
-        file: { type: 'string' },
-        exit: { type: 'boolean', default: false },
-        device: { type: 'string' },
-        batch: { type: 'string' },
-        'no-names': { type: 'boolean', default: false },
-        timeout: { type: 'string', default: '10' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseOptions(argv, {
+    event: { type: 'string' },
+    gate: { type: 'string' },
+    file: { type: 'string' },
+    exit: { type: 'boolean', default: false },
+    device: { type: 'string' },
+    batch: { type: 'string' },
+    'no-names': { type: 'boolean', default: false },
+    timeout: { type: 'string', default: '10' },
+  });
   if (values.help) return 'help';
   if (!values.event?.startsWith('evt_')) throw new UsageError('--event evt_… is required');
   if (values.gate === undefined) throw new UsageError('--gate is required');

@@ -1,23 +1,13 @@
 import { open } from 'node:fs/promises';
 import { createInterface, type Interface } from 'node:readline';
-import {
-  APIError,
-  AuthenticationError,
-  Boxoffice,
-  BoxofficeError,
-  NotFoundError,
-  PermissionDeniedError,
-  PlanRequiredError,
-} from '@boxoffice/sdk';
-import { parseDoorArgs, USAGE, UsageError, type DoorOptions } from './args';
+import { APIError, Boxoffice, PermissionDeniedError } from '@boxoffice/sdk';
+import { isSetupRefusal, runCommand } from '@boxoffice/example-shared';
+import { parseDoorArgs, USAGE, type DoorOptions } from './args';
 import { describeError, Door, DoorStopped } from './door';
 import { formatResult, Tally } from './report';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const note = (line: string) => process.stderr.write(`${line}\n`);
-
-const isSystemError = (error: unknown): error is NodeJS.ErrnoException =>
-  error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 
 /** Reads the event once before the first scan, so a wrong key or event stops the door at once. */
 async function describeEvent(client: Boxoffice, options: DoorOptions): Promise<string> {
@@ -26,15 +16,9 @@ async function describeEvent(client: Boxoffice, options: DoorOptions): Promise<s
     if (event.status !== 'published') note(`warning: ${event.id} is ${event.status}`);
     return `${event.name} (${event.id})`;
   } catch (error) {
-    if (
-      error instanceof AuthenticationError ||
-      error instanceof PlanRequiredError ||
-      error instanceof NotFoundError
-    ) {
-      throw new DoorStopped(undefined, error);
-    }
     // A door key may hold checkins:write alone; and an offline start should still take scans.
     if (error instanceof PermissionDeniedError) return options.eventId;
+    if (isSetupRefusal(error)) throw new DoorStopped(undefined, error);
     if (error instanceof APIError) {
       note(`warning: could not read the event (${describeError(error)}); scanning anyway`);
       return options.eventId;
@@ -83,21 +67,7 @@ async function openInput(options: DoorOptions): Promise<Input> {
   };
 }
 
-async function main(argv: string[]): Promise<number> {
-  const startedAt = new Date();
-  let options: DoorOptions | 'help';
-  try {
-    options = parseDoorArgs(argv, startedAt);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    note(`${error.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options === 'help') {
-    out(USAGE);
-    return 0;
-  }
-
+async function main(options: DoorOptions): Promise<number> {
   // The key and the server come from BOXOFFICE_API_KEY and BOXOFFICE_BASE_URL, which the SDK reads.
   const client = new Boxoffice({ timeout: options.timeoutMs, maxRetries: 4 });
   const tally = new Tally();
@@ -142,14 +112,5 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // A setup problem (no API key, a file that cannot be read): the message says what to do.
-    if (error instanceof BoxofficeError || isSystemError(error)) note(error.message);
-    else console.error(error);
-    process.exitCode = 1;
-  },
-);
+const startedAt = new Date();
+runCommand({ usage: USAGE, parse: (argv) => parseDoorArgs(argv, startedAt), run: main });

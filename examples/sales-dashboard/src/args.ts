@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseOptions, UsageError } from '@boxoffice/example-shared';
 
 export const USAGE = `Usage: sales-dashboard [--event <evt_…>] [--port 8080] [--host 127.0.0.1]
 
@@ -19,27 +19,12 @@ export interface DashboardOptions {
   host: string;
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 export function parseDashboardArgs(argv: string[]): DashboardOptions | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        event: { type: 'string' },
-        port: { type: 'string', default: '8080' },
-        host: { type: 'string', default: '127.0.0.1' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseOptions(argv, {
+    event: { type: 'string' },
+    port: { type: 'string', default: '8080' },
+    host: { type: 'string', default: '127.0.0.1' },
+  });
   if (values.help) return 'help';
   if (values.event !== undefined && !isEventId(values.event)) {
     throw new UsageError('--event must be an event id (evt_…)');

@@ -1,15 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  APIError,
-  AuthenticationError,
-  Boxoffice,
-  BoxofficeError,
-  NotFoundError,
-  PermissionDeniedError,
-  PlanRequiredError,
-} from '@boxoffice/sdk';
-import { isEventId, parseDashboardArgs, USAGE, UsageError, type DashboardOptions } from './args';
+import { APIError, Boxoffice, NotFoundError } from '@boxoffice/sdk';
+import { isSetupRefusal, runCommand } from '@boxoffice/example-shared';
+import { isEventId, parseDashboardArgs, USAGE, type DashboardOptions } from './args';
 import {
   loadEventDashboard,
   loadPicker,
@@ -116,33 +109,12 @@ async function checkAccess(client: Boxoffice, options: DashboardOptions): Promis
     if (options.eventId) await client.events.get(options.eventId);
     else await client.events.list({ limit: 1 });
   } catch (error) {
-    if (
-      error instanceof AuthenticationError ||
-      error instanceof PlanRequiredError ||
-      error instanceof PermissionDeniedError ||
-      error instanceof NotFoundError
-    ) {
-      throw error;
-    }
-    if (!(error instanceof APIError)) throw error;
+    if (isSetupRefusal(error) || !(error instanceof APIError)) throw error;
     note(`warning: the API did not answer (${error.message}); pages will retry`);
   }
 }
 
-async function main(argv: string[]): Promise<number> {
-  let options: DashboardOptions | 'help';
-  try {
-    options = parseDashboardArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    note(`${error.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-
+async function main(options: DashboardOptions): Promise<number> {
   // The key and the server come from BOXOFFICE_API_KEY and BOXOFFICE_BASE_URL, which the SDK reads.
   const client = new Boxoffice();
   await checkAccess(client, options);
@@ -172,13 +144,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== 0) process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof BoxofficeError) note(`Cannot start: ${error.message}`);
-    else console.error(error);
-    process.exitCode = 1;
-  },
-);
+runCommand({ usage: USAGE, parse: parseDashboardArgs, run: main });

@@ -82,6 +82,34 @@ function footer(loadedAt: Date, reads: number, readsLeft: number | undefined): S
   </footer>`;
 }
 
+/** A column's heading; numbers are right-aligned. */
+type Column = string | { label: string; num: true };
+const num = (label: string): Column => ({ label, num: true });
+
+/** A table of `rows`, or of one row saying `empty` when there are none. */
+function table(id: string, columns: Column[], rows: SafeHtml[], empty: string): SafeHtml {
+  return html`<table id="${id}">
+    <thead>
+      <tr>
+        ${columns.map((column) =>
+          typeof column === 'string'
+            ? html`<th>${column}</th>`
+            : html`<th class="num">${column.label}</th>`,
+        )}
+      </tr>
+    </thead>
+    <tbody>
+      ${
+        rows.length
+          ? rows
+          : html`<tr>
+              <td colspan="${columns.length}">${empty}</td>
+            </tr>`
+      }
+    </tbody>
+  </table>`;
+}
+
 function tierRow(tier: Tier): SafeHtml {
   const revenue = tier.quantity_sold * tier.price;
   const unlimited = tier.quantity_total === null;
@@ -141,48 +169,35 @@ export function renderEvent(
     </section>
 
     <h2>Sales by tier</h2>
-    <table id="tiers">
-      <thead>
-        <tr>
-          <th>Tier</th>
-          <th>Status</th>
-          <th class="num">Price</th>
-          <th class="num">Sold</th>
-          <th class="num">Total</th>
-          <th class="num">Available</th>
-          <th class="num">Revenue</th>
-          <th></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${
-          tiers.length
-            ? tiers.map(tierRow)
-            : html`<tr>
-                <td colspan="8">No ticket tiers yet.</td>
-              </tr>`
-        }
-      </tbody>
-    </table>
+    ${table(
+      'tiers',
+      [
+        'Tier',
+        'Status',
+        num('Price'),
+        num('Sold'),
+        num('Total'),
+        num('Available'),
+        num('Revenue'),
+        '',
+      ],
+      tiers.map(tierRow),
+      'No ticket tiers yet.',
+    )}
 
     <h2>Orders by status</h2>
-    <table id="orders">
-      <thead>
-        <tr>
-          <th>Status</th>
-          <th class="num">Orders</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${ORDER_STATUSES.map(
-          (status) =>
-            html`<tr>
-              <td><span class="badge ${status}">${status}</span></td>
-              <td class="num">${formatCount(view.orders[status])}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${table(
+      'orders',
+      ['Status', num('Orders')],
+      ORDER_STATUSES.map(
+        (status) =>
+          html`<tr>
+            <td><span class="badge ${status}">${status}</span></td>
+            <td class="num">${formatCount(view.orders[status])}</td>
+          </tr>`,
+      ),
+      'No orders yet.',
+    )}
 
     <h2>Check-in</h2>
     <p id="checkin-progress">
@@ -190,35 +205,21 @@ export function renderEvent(
       (${percent(view.checkedIn, view.tickets)} %) · ${formatCount(view.scans)} scans in total
     </p>
     ${bar(view.checkedIn, view.tickets)}
-    <table id="recent">
-      <thead>
-        <tr>
-          <th>Time</th>
-          <th>Direction</th>
-          <th>Attendee</th>
-          <th>Gate</th>
-          <th>Device</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${
-          view.recent.length
-            ? view.recent.map(
-                ({ checkin, name }) =>
-                  html`<tr>
-                    <td>${time(checkin.scanned_at, event.timezone)}</td>
-                    <td>${checkin.direction === 'entry' ? 'In' : 'Out'}</td>
-                    <td>${name ?? '—'}</td>
-                    <td>${checkin.gate ?? '—'}</td>
-                    <td>${checkin.device_id ?? '—'}</td>
-                  </tr>`,
-              )
-            : html`<tr>
-                <td colspan="5">No check-ins yet.</td>
-              </tr>`
-        }
-      </tbody>
-    </table>
+    ${table(
+      'recent',
+      ['Time', 'Direction', 'Attendee', 'Gate', 'Device'],
+      view.recent.map(
+        ({ checkin, name }) =>
+          html`<tr>
+            <td>${time(checkin.scanned_at, event.timezone)}</td>
+            <td>${checkin.direction === 'entry' ? 'In' : 'Out'}</td>
+            <td>${name ?? '—'}</td>
+            <td>${checkin.gate ?? '—'}</td>
+            <td>${checkin.device_id ?? '—'}</td>
+          </tr>`,
+      ),
+      'No check-ins yet.',
+    )}
     ${footer(view.loadedAt, view.reads, readsLeft)}`;
   return page(`${event.name} · Sales`, body);
 }
@@ -234,24 +235,7 @@ function eventLink(event: Event): SafeHtml {
 export function renderPicker(view: EventPicker, readsLeft: number | undefined): string {
   const body = html` <h1>Sales dashboard</h1>
     <p class="meta">Published events. Choose one to see its sales and check-ins.</p>
-    <table id="events">
-      <thead>
-        <tr>
-          <th>Event</th>
-          <th>Starts</th>
-          <th>Venue</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${
-          view.events.length
-            ? view.events.map(eventLink)
-            : html`<tr>
-                <td colspan="3">No published events.</td>
-              </tr>`
-        }
-      </tbody>
-    </table>
+    ${table('events', ['Event', 'Starts', 'Venue'], view.events.map(eventLink), 'No published events.')}
     ${footer(view.loadedAt, view.reads, readsLeft)}`;
   return page('Sales dashboard', body);
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions, UsageError } from '@boxoffice/example-shared';
 
 export const USAGE = `Usage: sync-orders [--event <evt_…>] [--since <ISO time>] [--out orders.csv]
 
@@ -24,10 +24,6 @@ export interface SyncOptions {
   progress: boolean;
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 /** ISO 8601 with an explicit zone (the API refuses local times), or a bare date taken as UTC. */
 function parseSince(value: string): string {
   const zoned = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/i;
@@ -39,23 +35,12 @@ function parseSince(value: string): string {
 }
 
 export function parseSyncArgs(argv: string[]): SyncOptions | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        event: { type: 'string' },
-        since: { type: 'string' },
-        out: { type: 'string' },
-        'no-progress': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseOptions(argv, {
+    event: { type: 'string' },
+    since: { type: 'string' },
+    out: { type: 'string' },
+    'no-progress': { type: 'boolean', default: false },
+  });
   if (values.help) return 'help';
   if (values.event !== undefined && !values.event.startsWith('evt_')) {
     throw new UsageError('--event must be an event id (evt_…)');

@@ -1,5 +1,6 @@
-import { APIError, Boxoffice, BoxofficeError, type Order } from '@boxoffice/sdk';
-import { parseSyncArgs, USAGE, UsageError, type SyncOptions } from './args';
+import { APIError, Boxoffice, type Order } from '@boxoffice/sdk';
+import { runCommand } from '@boxoffice/example-shared';
+import { parseSyncArgs, USAGE, type SyncOptions } from './args';
 import { csvRow, type CsvValue } from './csv';
 import { toMajorUnits } from './money';
 import { openFileSink, stdoutSink, type Sink } from './output';
@@ -8,9 +9,6 @@ import { Progress } from './progress';
 const PAGE_SIZE = 100;
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
-
-const isSystemError = (error: unknown): error is NodeJS.ErrnoException =>
-  error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 
 const COLUMNS = [
   'order_id',
@@ -116,20 +114,7 @@ async function sync(client: Boxoffice, options: SyncOptions, sink: Sink): Promis
   note(`Next incremental sync: --since ${first.syncCheckpoint}`);
 }
 
-async function main(argv: string[]): Promise<number> {
-  let options: SyncOptions | 'help';
-  try {
-    options = parseSyncArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    note(`${error.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-
+async function main(options: SyncOptions): Promise<number> {
   // The key and the server come from BOXOFFICE_API_KEY and BOXOFFICE_BASE_URL, which the SDK reads.
   const client = new Boxoffice();
   const sink = options.out ? await openFileSink(options.out) : stdoutSink();
@@ -154,14 +139,4 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // A setup problem (no API key) or a file that cannot be written: the message says it all.
-    if (error instanceof BoxofficeError || isSystemError(error)) note(error.message);
-    else console.error(error);
-    process.exitCode = 1;
-  },
-);
+runCommand({ usage: USAGE, parse: parseSyncArgs, run: main });

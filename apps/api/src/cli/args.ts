@@ -27,6 +27,8 @@ export interface Command {
 export interface ParsedArgs<F extends string, P extends string> {
   flags: Partial<Record<F, string>>;
   args: Record<P, string>;
+  /** The command's usage, for the errors of further checks. */
+  usage: string;
 }
 
 /**
@@ -69,33 +71,55 @@ export function parseCommandArgs<const F extends string = never, const P extends
     const value = parsed.values[flag];
     if (typeof value === 'string') values[flag] = value;
   }
-  return { flags: values, args };
+  return { flags: values, args, usage: spec.usage };
+}
+
+/**
+ * A command named by its usage line: the words before the first option or `<argument>` select it.
+ * `prepare` gets the parsed `flags` and `positionals`, checks them, and returns the work to do.
+ */
+export function defineCommand<
+  const F extends string = never,
+  const P extends string = never,
+>(spec: {
+  usage: string;
+  summary: string;
+  flags?: readonly F[];
+  positionals?: readonly P[];
+  migrates?: boolean;
+  prepare(parsed: ParsedArgs<F, P>): (orm: Orm) => Promise<unknown>;
+}): Command {
+  const words = spec.usage.split(' ');
+  const named = words.findIndex((word) => !/^[a-z][a-z-]*$/.test(word));
+  return {
+    path: named === -1 ? words : words.slice(0, named),
+    usage: spec.usage,
+    summary: spec.summary,
+    migrates: spec.migrates,
+    parse: (argv) => spec.prepare(parseCommandArgs(argv, spec)),
+  };
 }
 
 /** The flag's value, trimmed; a UsageError when it is missing or blank. */
-export function requireFlag<F extends string>(
-  parsed: ParsedArgs<F, string>,
-  flag: F,
-  usage: string,
-): string {
+export function requireFlag<F extends string>(parsed: ParsedArgs<F, string>, flag: F): string {
   const value = parsed.flags[flag]?.trim();
-  if (!value) throw new UsageError(`--${flag} is required`, usage);
+  if (!value) throw new UsageError(`--${flag} is required`, parsed.usage);
   return value;
 }
 
-/** A whole number within [min, max], or a UsageError naming the flag. */
-export function integerFlag(
-  value: string | undefined,
-  flag: string,
+/** The flag's whole number within [min, max], if given; a UsageError naming the flag if not one. */
+export function integerFlag<F extends string>(
+  parsed: ParsedArgs<F, string>,
+  flag: F,
   range: { min: number; max: number },
-  usage: string,
 ): number | undefined {
+  const value = parsed.flags[flag];
   if (value === undefined) return undefined;
   const number = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
   if (!Number.isInteger(number) || number < range.min || number > range.max) {
     throw new UsageError(
       `--${flag} must be an integer between ${range.min} and ${range.max}`,
-      usage,
+      parsed.usage,
     );
   }
   return number;

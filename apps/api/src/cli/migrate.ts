@@ -1,17 +1,11 @@
 import { migrate } from '../db/orm';
-import { parseCommandArgs, type Command } from './args';
-
-const usage = 'migrate';
+import { defineCommand, type Command } from './args';
 
 export const migrateCommands: Command[] = [
-  {
-    path: ['migrate'],
-    usage,
+  defineCommand({
+    usage: 'migrate',
     summary: 'Apply pending database migrations',
     migrates: true,
-    parse(argv) {
-      parseCommandArgs(argv, { usage });
-      return async (orm) => ({ applied: await migrate(orm) });
-    },
-  },
+    prepare: () => async (orm) => ({ applied: await migrate(orm) }),
+  }),
 ];

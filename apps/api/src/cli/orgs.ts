@@ -4,7 +4,7 @@ import {
   setPlan,
   toOrganisationView,
 } from '../modules/organisations/organisation.service';
-import { parseCommandArgs, requireFlag, UsageError, type Command } from './args';
+import { defineCommand, requireFlag, UsageError, type Command } from './args';
 
 const MAX_NAME_LENGTH = 200;
 
@@ -16,36 +16,28 @@ function parsePlan(value: string, usage: string): Plan {
   return plan as Plan;
 }
 
-const createUsage = 'org create --name <name> [--plan free|pro]';
-const setPlanUsage = 'org set-plan <org_id> <free|pro>';
-
 export const orgCommands: Command[] = [
-  {
-    path: ['org', 'create'],
-    usage: createUsage,
+  defineCommand({
+    usage: 'org create --name <name> [--plan free|pro]',
     summary: 'Create an organisation (on the free plan unless --plan is given)',
-    parse(argv) {
-      const parsed = parseCommandArgs(argv, { usage: createUsage, flags: ['name', 'plan'] });
-      const name = requireFlag(parsed, 'name', createUsage);
+    flags: ['name', 'plan'],
+    prepare(parsed) {
+      const name = requireFlag(parsed, 'name');
       if (name.length > MAX_NAME_LENGTH) {
-        throw new UsageError(`--name must be at most ${MAX_NAME_LENGTH} characters`, createUsage);
+        throw new UsageError(`--name must be at most ${MAX_NAME_LENGTH} characters`, parsed.usage);
       }
-      const plan = parsePlan(parsed.flags.plan ?? 'free', createUsage);
+      const plan = parsePlan(parsed.flags.plan ?? 'free', parsed.usage);
       return async (orm) =>
         toOrganisationView(await createOrganisation(orm.em.fork(), { name, plan }));
     },
-  },
-  {
-    path: ['org', 'set-plan'],
-    usage: setPlanUsage,
+  }),
+  defineCommand({
+    usage: 'org set-plan <org_id> <free|pro>',
     summary: "Change an organisation's plan; API access follows on the next request",
-    parse(argv) {
-      const { args } = parseCommandArgs(argv, {
-        usage: setPlanUsage,
-        positionals: ['org_id', 'plan'],
-      });
-      const plan = parsePlan(args.plan, setPlanUsage);
+    positionals: ['org_id', 'plan'],
+    prepare({ args, usage }) {
+      const plan = parsePlan(args.plan, usage);
       return async (orm) => toOrganisationView(await setPlan(orm.em.fork(), args.org_id, plan));
     },
-  },
+  }),
 ];

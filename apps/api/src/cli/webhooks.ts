@@ -10,11 +10,8 @@ import {
   toWebhookEndpointResource,
   withSecret,
 } from '../modules/webhooks/webhook-endpoint.service';
-import { parseCommandArgs, requireFlag, UsageError, type Command } from './args';
+import { defineCommand, requireFlag, UsageError, type Command } from './args';
 import { organisationListCommand } from './organisation-list';
-
-const createUsage = 'webhook create --org <org_id> --url <url> [--events <type,type>]';
-const deleteUsage = 'webhook delete <endpoint_id>';
 
 /** The operator's URL policy: the server's own (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE_URLS). */
 function urlPolicy() {
@@ -26,18 +23,14 @@ function urlPolicy() {
 }
 
 export const webhookCommands: Command[] = [
-  {
-    path: ['webhook', 'create'],
-    usage: createUsage,
+  defineCommand({
+    usage: 'webhook create --org <org_id> --url <url> [--events <type,type>]',
     summary:
       'Register a webhook endpoint (all event types unless --events); prints its signing secret',
-    parse(argv) {
-      const parsed = parseCommandArgs(argv, {
-        usage: createUsage,
-        flags: ['org', 'url', 'events'],
-      });
-      const organisationId = requireFlag(parsed, 'org', createUsage);
-      const url = requireFlag(parsed, 'url', createUsage);
+    flags: ['org', 'url', 'events'],
+    prepare(parsed) {
+      const organisationId = requireFlag(parsed, 'org');
+      const url = requireFlag(parsed, 'url');
       const events = parsed.flags.events
         ?.split(',')
         .map((type) => type.trim())
@@ -47,7 +40,7 @@ export const webhookCommands: Command[] = [
       if (events?.length === 0 || unknown.length > 0) {
         throw new UsageError(
           `--events must be one or more of: ${WEBHOOK_EVENT_TYPES.join(', ')} (or *)`,
-          createUsage,
+          parsed.usage,
         );
       }
       return async (orm) => {
@@ -61,7 +54,7 @@ export const webhookCommands: Command[] = [
         return withSecret(row);
       };
     },
-  },
+  }),
   organisationListCommand({
     noun: 'webhook',
     summary: "List an organisation's webhook endpoints (without their secrets)",
@@ -73,23 +66,19 @@ export const webhookCommands: Command[] = [
       return rows.map(toWebhookEndpointResource);
     },
   }),
-  {
-    path: ['webhook', 'delete'],
-    usage: deleteUsage,
+  defineCommand({
+    usage: 'webhook delete <endpoint_id>',
     summary: 'Delete a webhook endpoint, its messages and their attempts',
-    parse(argv) {
-      const { args } = parseCommandArgs(argv, {
-        usage: deleteUsage,
-        positionals: ['endpoint_id'],
-      });
-      return async (orm) => {
+    positionals: ['endpoint_id'],
+    prepare:
+      ({ args }) =>
+      async (orm) => {
         const em = orm.em.fork();
         const organisationId = await endpointOrganisation(em, args.endpoint_id);
         return {
           ...(await deleteEndpoint({ em, organisationId }, args.endpoint_id)),
           deleted: true,
         };
-      };
-    },
-  },
+      },
+  }),
 ];

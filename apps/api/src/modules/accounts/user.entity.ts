@@ -1,14 +1,15 @@
-import { defineEntity, p } from '@mikro-orm/core';
-import { BaseEntity, primaryId } from '../../db/base.entity';
+import { p } from '@mikro-orm/core';
+import { defineTenantEntity } from '../../db/base.entity';
 
 /** A person who signs in to the dashboard of one organisation. */
-export const UserSchema = defineEntity({
+export const UserSchema = defineTenantEntity({
   name: 'User',
   tableName: 'users',
-  extends: BaseEntity,
+  idKind: 'user',
+  // No list pages: a user is found by email or by session.
+  listedBy: [],
+  indexes: [{ name: 'users_organisation_id_index', properties: ['organisationId'] }],
   properties: {
-    id: primaryId('user'),
-    organisationId: p.text().index('users_organisation_id_index'),
     /** Lower case; unique across organisations. */
     email: p.text().unique('users_email_unique'),
     /** argon2id. */

@@ -1,4 +1,4 @@
-import type { Attendee as AttendeeResource, AttendeeAnswer } from '@boxoffice/contract';
+import type { Attendee as AttendeeResource } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { iso } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
@@ -45,17 +45,10 @@ export async function listAttendees(
 export const getAttendee = (ctx: TenantContext, id: string): Promise<Attendee> =>
   getOwned(ctx, Attendee, 'attendee', 'attendee', id);
 
-export interface RegisterAttendeeInput {
-  ticketId: string;
-  orderId: string;
-  eventId: string;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  company: string | null;
-  answers: AttendeeAnswer[];
-  registeredAt: Date;
-}
+export type RegisterAttendeeInput = Pick<
+  Attendee,
+  'ticketId' | 'orderId' | 'eventId' | 'firstName' | 'lastName' | 'email' | 'company' | 'answers'
+> & { registeredAt: Date };
 
 /** The attendee of a new ticket; `id` when the caller needs it first (the ticket refers to it). */
 export function registerAttendee(

@@ -45,15 +45,10 @@ export async function listTickets(ctx: TenantContext, query: TicketFilters): Pro
 export const getTicket = (ctx: TenantContext, id: string): Promise<Ticket> =>
   getOwned(ctx, Ticket, 'ticket', 'ticket', id);
 
-export interface IssueTicketInput {
-  orderId: string;
-  eventId: string;
-  tierId: string;
-  attendeeId: string;
-  price: number;
-  currency: string;
-  issuedAt: Date;
-}
+export type IssueTicketInput = Pick<
+  Ticket,
+  'orderId' | 'eventId' | 'tierId' | 'attendeeId' | 'price' | 'currency'
+> & { issuedAt: Date };
 
 /**
  * A valid ticket for a completed order, with a fresh barcode secret; `id` when the caller needs it
