@@ -52,6 +52,8 @@ const runFlags = [
   `REDIS_URL=${redisUrl}`,
   '-e',
   `REDIS_KEY_PREFIX=${name}`,
+  '-e',
+  `SECRETS_ENCRYPTION_KEYS=verify:${randomBytes(32).toString('hex')}`,
 ];
 const cli = async (...args) =>
   JSON.parse(await podman('run', '--rm', ...runFlags, image, 'node', 'dist/cli.js', ...args));
