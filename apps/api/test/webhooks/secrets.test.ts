@@ -272,6 +272,47 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     await engine.stop(2000);
   });
 
+  it('are shown by the dashboard, and rotated there, sealed', async () => {
+    const server = await serverWith([NEW]);
+    let cookie = '';
+    let csrf = '';
+    const visit = async (method: string, route: string, body?: unknown) => {
+      const result = await call(server, method, `/dashboard/api${route}`, {
+        body,
+        headers: { cookie, ...(method === 'GET' ? {} : { 'x-csrf-token': csrf }) },
+      });
+      const setCookie = result.headers.get('set-cookie');
+      if (setCookie) cookie = setCookie.split(';')[0]!;
+      if (result.body?.csrf_token) csrf = result.body.csrf_token as string;
+      return result;
+    };
+    const signUp = await visit('POST', '/signup', {
+      organisation_name: 'Dashboard Hall',
+      email: `owner${Date.now()}@example.com`,
+      password: 'a long passphrase',
+    });
+    expect(signUp.status, JSON.stringify(signUp.body)).toBe(201);
+    const created = await visit('POST', '/webhooks', { url: 'https://hooks.example.com/dash' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { id, secret } = created.body.data as { id: string; secret: string };
+    expect(secret).toMatch(/^whsec_/);
+    expect((await stored(server.orm, id)).secret).toMatch(/^v1:new:/);
+
+    const shown = await visit('GET', `/webhooks/${id}/secret`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.data).toEqual({ secret, previous_secret_expires_at: null });
+
+    const rotated = await visit('POST', `/webhooks/${id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const next = (rotated.body.data as { secret: string }).secret;
+    expect(next).toMatch(/^whsec_/);
+    expect(next).not.toBe(secret);
+    expect((await visit('GET', `/webhooks/${id}/secret`)).body.data.secret).toBe(next);
+    const row = await stored(server.orm, id);
+    expect(row.secret).toMatch(/^v1:new:/);
+    expect(row.previous_secret).toMatch(/^v1:new:/);
+  });
+
   it('seals at start the secrets written in plain text before encryption', async () => {
     const orm = await ormWith([NEW]);
     const em = orm.em.fork();
