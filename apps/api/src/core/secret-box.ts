@@ -69,7 +69,11 @@ export class SecretBox {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.#current.key, iv);
     cipher.setAAD(Buffer.from(header));
-    const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    const sealed = Buffer.concat([
+      cipher.update(plain, 'utf8'),
+      cipher.final(),
+      cipher.getAuthTag(),
+    ]);
     return `${header}:${iv.toString('base64url')}:${sealed.toString('base64url')}`;
   }
 

@@ -67,7 +67,10 @@ async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Ans
   // An API answer is a JSON object (or null): a string is a sealed one.
   const body = stored.response_body;
   if (typeof body === 'string' && isSealed(body)) {
-    return { status: stored.response_status, body: JSON.parse(secretBox(tx).open(body)) as unknown };
+    return {
+      status: stored.response_status,
+      body: JSON.parse(secretBox(tx).open(body)) as unknown,
+    };
   }
   return { status: stored.response_status, body };
 }

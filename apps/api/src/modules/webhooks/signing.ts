@@ -33,7 +33,8 @@ export function openSecret(stored: string, box: SecretBox): string {
  */
 export function signingSecrets(endpoint: EndpointSecrets, box: SecretBox, now = new Date()) {
   const { secret, previous_secret: previous, previous_secret_expires_at: until } = endpoint;
-  const stored = previous && until && until.getTime() > now.getTime() ? [secret, previous] : [secret];
+  const stored =
+    previous && until && until.getTime() > now.getTime() ? [secret, previous] : [secret];
   return stored.map((value) => openSecret(value, box));
 }
 

@@ -45,14 +45,15 @@ export async function resealStoredSecrets(
   const box = secretBox(em);
   const keep = keptKeyIds(box, scope);
   const endpoints = { resealed: 0, unreadable: [] as string[] };
-  let plainFound = false;
+  // An object: TypeScript does not see the transaction's callback assign a local.
+  const seen = { plain: false };
   let after = '';
   for (;;) {
     const batch = await transaction(em, async (tx) => {
       const rows = await secretsToReseal(tx, { keep, after, limit: RESEAL_BATCH });
       const sealed: StoredSecrets[] = [];
       for (const row of rows) {
-        if (!isSealed(row.secret)) plainFound = true;
+        if (!isSealed(row.secret)) seen.plain = true;
         try {
           const reseal = (value: string) => box.seal(openSecret(value, box));
           sealed.push({
@@ -76,7 +77,7 @@ export async function resealStoredSecrets(
   const answers = await resealStoredAnswers(
     em,
     scope,
-    scope === 'all' || plainFound ? 'whsec_' : null,
+    scope === 'all' || seen.plain ? 'whsec_' : null,
   );
   return { key: box.currentKeyId, endpoints, idempotency_answers: answers };
 }
