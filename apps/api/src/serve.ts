@@ -77,6 +77,12 @@ async function serve(
       if (report.endpoints.resealed + report.idempotency_answers.resealed > 0) {
         logger.info(report, 'stored secrets sealed under the current key');
       }
+      if (report.endpoints.unreadable.length + report.idempotency_answers.unreadable > 0) {
+        logger.warn(
+          report,
+          'stored secrets sealed under keys SECRETS_ENCRYPTION_KEYS does not list',
+        );
+      }
     },
     (error: unknown) => logger.warn({ err: error }, 'stored secrets not sealed; at the next start'),
   );

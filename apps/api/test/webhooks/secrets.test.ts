@@ -15,7 +15,7 @@ import {
   resealStoredSecrets,
   revealSecret,
 } from '../../src/modules/webhooks/webhook-secret.service';
-import { until } from '../scale/harness';
+import { createTenantIn, request, startApi, until } from '../scale/harness';
 import {
   call,
   createScratchDatabase,
@@ -23,7 +23,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../setup';
-import { Receiver, type Delivery } from './harness';
+import { deliveringApiEnv, Receiver, type Delivery } from './harness';
 
 /**
  * Webhook signing secrets at rest: sealed in their rows and in the stored answer of their
@@ -311,6 +311,61 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     const row = await stored(server.orm, id);
     expect(row.secret).toMatch(/^v1:new:/);
     expect(row.previous_secret).toMatch(/^v1:new:/);
+  });
+
+  it('are sealed under the configured key by a server process, which seals plain ones at start and signs in its delivery thread', async () => {
+    const orm = await ormWith([NEW]);
+    const tenant = await createTenantIn(orm, ['read', 'write']);
+    const { createEndpoint } = await import('../../src/modules/webhooks/webhook-endpoint.service');
+    // As a server before encryption wrote it.
+    const legacy = await createEndpoint(
+      { em: orm.em.fork(), organisationId: tenant.organisationId },
+      { url: receiver.url('process-legacy'), events: ['event.created'] },
+      anyAddress,
+    );
+    await orm.em
+      .fork()
+      .execute('update webhook_endpoints set secret = ? where id = ?', [legacy.secret, legacy.id]);
+
+    const api = await startApi({
+      ...deliveringApiEnv(database!.url),
+      SECRETS_ENCRYPTION_KEYS: setting(OTHER, NEW),
+    });
+    try {
+      await until('the plain secret sealed at start', async () =>
+        (await stored(orm, legacy.id)).secret.startsWith('v1:other:'),
+      );
+      const created = await request(api.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
+        key: tenant.key,
+        body: { url: receiver.url('process'), events: ['event.created'] },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const { id, secret } = created.body.data as { id: string; secret: string };
+      expect((await stored(orm, id)).secret).toMatch(/^v1:other:/);
+      const event = await request(api.baseUrl, 'POST', '/api/v1/events', {
+        key: tenant.key,
+        body: {
+          name: 'Signed in the thread',
+          timezone: 'Europe/London',
+          starts_at: '2027-05-01T18:00:00Z',
+          ends_at: '2027-05-01T22:00:00Z',
+          currency: 'GBP',
+        },
+      });
+      expect(event.status).toBe(201);
+      for (const [name, key] of [
+        ['process', secret],
+        ['process-legacy', legacy.secret],
+      ] as const) {
+        const [delivery] = await until(`a delivery to ${name}`, async () => {
+          const received = await receiver.received(name);
+          return received.length > 0 && received;
+        });
+        expect(verify(key, delivery!).type).toBe('event.created');
+      }
+    } finally {
+      await api.stop('SIGTERM');
+    }
   });
 
   it('seals at start the secrets written in plain text before encryption', async () => {
