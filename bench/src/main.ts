@@ -8,6 +8,7 @@
  * load, a crashed server) make the exit code 1.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -74,6 +75,7 @@ function serverEnvironment(config: BenchConfig, databaseUrl: string, port: numbe
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     DB_POOL_MAX: String(config.poolMax),
+    SECRETS_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('hex')}`,
   };
 }
 

@@ -49,6 +49,8 @@ const runFlags = [
   `REDIS_URL=${redisUrl}`,
   '-e',
   `REDIS_KEY_PREFIX=${name}`,
+  '-e',
+  `SECRETS_ENCRYPTION_KEYS=verify:${randomBytes(32).toString('hex')}`,
 ];
 const cli = imageCli(runFlags);
 

@@ -4,6 +4,7 @@ import { openDatabase } from './cli/database';
 import { keyCommands } from './cli/keys';
 import { migrateCommands } from './cli/migrate';
 import { orgCommands } from './cli/orgs';
+import { secretCommands } from './cli/secrets';
 import { seedCommands } from './cli/seed';
 import { webhookCommands } from './cli/webhooks';
 import { migrate } from './db/orm';
@@ -16,6 +17,7 @@ const commands: Command[] = [
   ...orgCommands,
   ...keyCommands,
   ...webhookCommands,
+  ...secretCommands,
   ...seedCommands,
 ];
 

@@ -12,6 +12,40 @@ const port = digits('must be a port number (0–65535)').pipe(
   z.number().max(65535, 'must be a port number (0–65535)'),
 );
 
+/**
+ * `SECRETS_ENCRYPTION_KEYS`: `<id>:<key>` pairs separated by commas, the current key first; each
+ * key 32 bytes, in hex (64 digits) or base64. Never echoes a key in its messages.
+ */
+const secretKeys = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const keys: { id: string; key: Buffer }[] = [];
+    for (const [index, entry] of text.split(',').entries()) {
+      const [id = '', material = ''] = entry.trim().split(/:(.*)/s);
+      const place = `key ${index + 1}`;
+      let key: Buffer | undefined;
+      if (/^[0-9a-fA-F]{64}$/.test(material)) key = Buffer.from(material, 'hex');
+      else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(material)) key = Buffer.from(material, 'base64');
+      if (!/^[A-Za-z0-9_-]{1,32}$/.test(id) || id === 'development') {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${place} must start with an id (1 to 32 letters, digits, _ or -; not "development") and a colon`,
+        });
+      } else if (key?.length !== 32) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `key ${id} must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)`,
+        });
+      } else if (keys.some((known) => known.id === id)) {
+        ctx.addIssue({ code: 'custom', message: `key id ${id} is listed twice` });
+      } else {
+        keys.push({ id, key });
+      }
+    }
+    return keys;
+  });
+
 export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -100,6 +134,12 @@ export const ConfigSchema = z.object({
    * another process (or this one) sends again those it did not record.
    */
   WEBHOOK_LEASE_SECONDS: integer(60, 2),
+  /**
+   * The keys webhook signing secrets are encrypted with at rest, current first (`<id>:<key>`,
+   * comma-separated; the others still open what they sealed). Required when NODE_ENV is
+   * production; without it, a development key that protects nothing.
+   */
+  SECRETS_ENCRYPTION_KEYS: secretKeys.optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -114,6 +154,12 @@ function crossChecks(config: Config, issue: (name: keyof Config, message: string
     issue(
       'DATABASE_URL',
       'is required when NODE_ENV is production (the embedded PostgreSQL is for development only)',
+    );
+  }
+  if (config.NODE_ENV === 'production' && !config.SECRETS_ENCRYPTION_KEYS) {
+    issue(
+      'SECRETS_ENCRYPTION_KEYS',
+      'is required when NODE_ENV is production (the key that encrypts webhook signing secrets at rest)',
     );
   }
   if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {

@@ -19,6 +19,7 @@ import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.s
 import { DEFAULT_RETRY } from './modules/webhooks/webhook-engine';
 import { WebhookThread } from './modules/webhooks/webhook-thread';
 import { purgeWebhookMessages } from './modules/webhooks/webhook-message.service';
+import { resealStoredSecrets } from './modules/webhooks/webhook-secret.service';
 
 /** What the entry (main.ts) knows of the built files. */
 export interface StartOptions {
@@ -60,12 +61,12 @@ async function serve(
     poolMax: config.DB_POOL_MAX,
     connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
     queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
+    secretKeys: config.SECRETS_ENCRYPTION_KEYS,
   });
   if (embedded) {
     await migrate(orm);
     await embedded.prepareDemo(orm);
   }
-
   // The Redis client is loaded only when a Redis is configured.
   const redis = config.REDIS_URL
     ? new (await import('ioredis')).Redis(config.REDIS_URL, {
@@ -149,6 +150,26 @@ async function serve(
   );
   if (embedded && serveApi) embedded.announce(config.PORT);
 
+  if (!config.SECRETS_ENCRYPTION_KEYS && !embedded) {
+    logger.warn('SECRETS_ENCRYPTION_KEYS is not set: secrets are sealed with the development key');
+  }
+  // Secrets written before encryption (or under the development key, once keys are configured)
+  // are sealed under the current key, once the server is up; it reads them meanwhile.
+  const sealing = resealStoredSecrets(orm.em.fork(), 'legacy').then(
+    (report) => {
+      if (report.endpoints.resealed + report.idempotency_answers.resealed > 0) {
+        logger.info(report, 'stored secrets sealed under the current key');
+      }
+      if (report.endpoints.unreadable.length + report.idempotency_answers.unreadable > 0) {
+        logger.warn(
+          report,
+          'stored secrets sealed under keys SECRETS_ENCRYPTION_KEYS does not list',
+        );
+      }
+    },
+    (error: unknown) => logger.warn({ err: error }, 'stored secrets not sealed; at the next start'),
+  );
+
   // Webhook delivery: in this process unless WEBHOOK_WORKER=off, in a thread of its own, so it
   // never holds up the API's event loop.
   const webhooks =
@@ -159,6 +180,7 @@ async function serve(
           logger,
           ...webhookUrls,
           timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+          secretKeys: config.SECRETS_ENCRYPTION_KEYS,
           ...DEFAULT_RETRY,
           retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
           disableAfterHours: 72,
@@ -202,6 +224,7 @@ async function serve(
       metricsServer && close(metricsServer),
       webhooksStarted?.then(() => webhooks?.stop(config.SHUTDOWN_GRACE_MS)).catch(() => undefined),
     ]);
+    await sealing;
     await orm.close();
     redis?.disconnect();
     await embedded?.stop();

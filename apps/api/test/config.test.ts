@@ -64,6 +64,7 @@ describe('loadConfig', () => {
       METRICS_HOST: '10.0.0.5',
       METRICS_TOKEN: 'a-token-of-sixteen+',
       LOG_LEVEL: 'warn',
+      SECRETS_ENCRYPTION_KEYS: `k2:${'ab'.repeat(32)}, k1:${Buffer.alloc(32, 7).toString('base64')}`,
       HOME: '/root',
     });
     expect(config).toMatchObject({
@@ -77,6 +78,10 @@ describe('loadConfig', () => {
       METRICS_HOST: '10.0.0.5',
       METRICS_TOKEN: 'a-token-of-sixteen+',
       LOG_LEVEL: 'warn',
+      SECRETS_ENCRYPTION_KEYS: [
+        { id: 'k2', key: Buffer.alloc(32, 0xab) },
+        { id: 'k1', key: Buffer.alloc(32, 7) },
+      ],
     });
     expect(config).not.toHaveProperty('HOME');
   });
@@ -129,6 +134,39 @@ describe('loadConfig', () => {
     );
     expect(failure({ NODE_ENV: 'production', DATABASE_URL: '' })).toContain('DATABASE_URL:');
     expect(loadConfig({ NODE_ENV: 'test' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('requires SECRETS_ENCRYPTION_KEYS in production, in one sentence naming it', () => {
+    const text = failure({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/boxoffice' });
+    expect(text).toBe(
+      'Invalid configuration:\n  SECRETS_ENCRYPTION_KEYS: is required when NODE_ENV is production (the key that encrypts webhook signing secrets at rest)',
+    );
+    expect(loadConfig({ NODE_ENV: 'test' }).SECRETS_ENCRYPTION_KEYS).toBeUndefined();
+  });
+
+  it('reads SECRETS_ENCRYPTION_KEYS as ids and 32-byte keys, in hex, base64 or base64url', () => {
+    const key = Buffer.alloc(32, 0xfe);
+    const config = loadConfig({
+      SECRETS_ENCRYPTION_KEYS: `a:${key.toString('base64url')},b_2:${key.toString('base64')},c-3:${key.toString('hex')}`,
+    });
+    expect(config.SECRETS_ENCRYPTION_KEYS).toEqual([
+      { id: 'a', key },
+      { id: 'b_2', key },
+      { id: 'c-3', key },
+    ]);
+  });
+
+  it.each([
+    ['no id', Buffer.alloc(32).toString('hex'), 'key 1 must start with an id'],
+    ['the reserved id', `development:${'00'.repeat(32)}`, 'key 1 must start with an id'],
+    ['a short key', `k1:${'00'.repeat(31)}`, 'key k1 must be 32 bytes'],
+    ['a long key', `k1:${Buffer.alloc(33).toString('base64')}`, 'key k1 must be 32 bytes'],
+    ['an id twice', `k1:${'00'.repeat(32)},k1:${'11'.repeat(32)}`, 'key id k1 is listed twice'],
+    ['an empty entry', `k1:${'00'.repeat(32)},`, 'key 2 must start with an id'],
+  ])('refuses SECRETS_ENCRYPTION_KEYS with %s, without echoing a key', (_, value, message) => {
+    const text = failure({ SECRETS_ENCRYPTION_KEYS: value });
+    expect(text).toContain(`SECRETS_ENCRYPTION_KEYS: ${message}`);
+    expect(text).not.toContain('0000');
   });
 
   it('never repeats the value of a bad connection string (it may hold a password)', () => {
@@ -205,6 +243,15 @@ describe('the server process with a bad configuration', () => {
     const { code, stderr } = await runMain({ NODE_ENV: 'production' });
     expect(code).toBe(1);
     expect(stderr).toContain('DATABASE_URL: is required when NODE_ENV is production');
+  });
+
+  it('exits 1 in production without SECRETS_ENCRYPTION_KEYS, naming it', async () => {
+    const { code, stderr } = await runMain({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://127.0.0.1:1/none',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('SECRETS_ENCRYPTION_KEYS: is required when NODE_ENV is production');
   });
 
   it('does not print the password of a bad connection string', async () => {

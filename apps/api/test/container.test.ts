@@ -139,6 +139,7 @@ beforeAll(async () => {
     NODE_ENV: 'production',
     DASHBOARD_DIR: dashboardDir,
     DATABASE_URL: databaseUrl.toString(),
+    SECRETS_ENCRYPTION_KEYS: `container:${randomBytes(32).toString('base64')}`,
     // Its own Redis keys: the sign-ups of earlier runs within the hour do not count against it.
     ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: databaseName } : {}),
   };

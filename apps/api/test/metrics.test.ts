@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -392,6 +393,7 @@ describe('the server process', () => {
           PATH: process.env.PATH ?? '',
           NODE_ENV: 'production',
           DATABASE_URL: databaseUrl.toString(),
+          SECRETS_ENCRYPTION_KEYS: `metrics:${randomBytes(32).toString('hex')}`,
           PORT: String(port),
           HOST: '127.0.0.1',
           METRICS_PORT: String(metricsPort),

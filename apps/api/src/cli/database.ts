@@ -66,6 +66,7 @@ export async function openDatabase(config: Config): Promise<CliDatabase> {
       databaseUrl: url,
       poolMax: config.DB_POOL_MAX,
       connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+      secretKeys: config.SECRETS_ENCRYPTION_KEYS,
     });
   } catch (error) {
     await stop();

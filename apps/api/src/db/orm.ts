@@ -1,5 +1,7 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import type { Client, Pool, PoolClient } from 'pg';
+import type { SecretKey } from '../core/secret-box';
+import { useSecretKeys } from './secret-keys';
 
 export type Orm = MikroORM;
 export type { EntityManager } from '@mikro-orm/postgresql';
@@ -17,6 +19,8 @@ export interface OrmOptions {
    */
   queryTimeoutMs?: number;
   debug?: boolean;
+  /** The keys secrets are sealed with at rest (`SECRETS_ENCRYPTION_KEYS`); the development key without. */
+  secretKeys?: readonly SecretKey[] | undefined;
 }
 
 /** What a statement that ran past the pool's bound is rejected with. */
@@ -137,7 +141,9 @@ export function ormConfig(options: OrmOptions): Options {
 export function createOrm(options: OrmOptions): Promise<Orm> {
   // A configuration error rejects, as from `MikroORM.init`.
   return new Promise((resolve) => {
-    resolve(new MikroORM({ ...ormConfig(options), discovery: { skipSyncDiscovery: false } }));
+    const orm = new MikroORM({ ...ormConfig(options), discovery: { skipSyncDiscovery: false } });
+    useSecretKeys(orm.em, options.secretKeys);
+    resolve(orm);
   });
 }
 

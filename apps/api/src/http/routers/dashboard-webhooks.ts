@@ -6,7 +6,6 @@ import type { UrlPolicy } from '../../modules/webhooks/url-guard';
 import {
   createEndpoint,
   deleteEndpoint,
-  getEndpoint,
   listEndpoints,
   MAX_ENDPOINTS,
   rotateSecret,
@@ -19,6 +18,7 @@ import {
   resendMessage,
   sendTestEvent,
 } from '../../modules/webhooks/webhook-message.service';
+import { revealSecret } from '../../modules/webhooks/webhook-secret.service';
 import { dashboardSessionOf } from '../locals';
 
 const tenant = (res: Response): TenantContext => {
@@ -57,7 +57,7 @@ export const dashboardWebhookHandlers = (policy: UrlPolicy) => ({
   }),
   revealWebhookSecret: async ({ params, res }: Params) => ({
     status: 200 as const,
-    body: { data: secretView(await getEndpoint(tenant(res), params.id)) },
+    body: { data: secretView(await revealSecret(tenant(res), params.id)) },
   }),
   rotateWebhookSecret: async ({ params, res }: Params) => ({
     status: 200 as const,

@@ -31,10 +31,14 @@ export const webhookEndpointsRouter = (policy: UrlPolicy) =>
       body: { data: toWebhookEndpointResource(await getEndpoint(tenantOf(res), params.id)) },
     }),
     create: ({ body, res }) =>
-      write(res, async (tx) => ({
-        status: 201 as const,
-        body: { data: withSecret(await createEndpoint(tx, body, policy)) },
-      })),
+      write(
+        res,
+        async (tx) => ({
+          status: 201 as const,
+          body: { data: withSecret(await createEndpoint(tx, body, policy)) },
+        }),
+        { holdsSecret: true },
+      ),
     update: ({ params, body, res }) =>
       write(res, async (tx) => ({
         status: 200 as const,

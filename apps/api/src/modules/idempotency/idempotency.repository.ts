@@ -80,3 +80,56 @@ export async function purgeAnswers(on: Runner, at: Date): Promise<number> {
   const [row] = await exec(on, PURGE, { at });
   return Number(row?.purged ?? 0);
 }
+
+/** A stored answer's key and its body as stored, for re-encryption. */
+export interface StoredBody {
+  api_key_id: string;
+  key: string;
+  /** A sealed body (the JSON text of a string), or a plain one as JSON text. */
+  body: string;
+  sealed: boolean;
+}
+
+/**
+ * The next answers after `after` (in key order), locked until the transaction ends: those sealed
+ * under a key other than the `keep` ones, and the plain ones whose JSON text holds `plain` (none
+ * when it is null).
+ */
+const TO_RESEAL = statement<
+  StoredBody,
+  { keep: string[]; plain: string | null; after: KeyOf; limit: number }
+>(
+  `select api_key_id, key, sealed, case when sealed then response_body #>> '{}'
+                                        else response_body::text end as body
+     from (select api_key_id, key, response_body,
+                  jsonb_typeof(response_body) = 'string'
+                    and split_part(response_body #>> '{}', ':', 1) = 'v1' as sealed
+             from idempotency_records
+            where (api_key_id, key) > ($3, $4) and response_body is not null) r
+    where case when sealed
+               then not (split_part(response_body #>> '{}', ':', 2) = any($1::text[]))
+               else $2::text is not null and strpos(response_body::text, $2::text) > 0 end
+    order by api_key_id, key limit $5
+    for update`,
+  (v) => [v.keep, v.plain, v.after.apiKeyId, v.after.key, v.limit],
+);
+
+const RESEAL = statement<never, { rows: { apiKeyId: string; key: string; body: string }[] }>(
+  `update idempotency_records r set response_body = to_jsonb(v.body)
+     from unnest($1::text[], $2::text[], $3::text[]) as v(api_key_id, key, body)
+    where r.api_key_id = v.api_key_id and r.key = v.key`,
+  (v) => [v.rows.map((r) => r.apiKeyId), v.rows.map((r) => r.key), v.rows.map((r) => r.body)],
+);
+
+export const answersToReseal = (
+  on: Runner,
+  select: { keep: string[]; plain: string | null; after: KeyOf; limit: number },
+): Promise<StoredBody[]> => exec(on, TO_RESEAL, select);
+
+/** Writes answers' bodies sealed anew (their rows locked by the caller). */
+export async function resealAnswers(
+  on: Runner,
+  rows: { apiKeyId: string; key: string; body: string }[],
+): Promise<void> {
+  if (rows.length > 0) await exec(on, RESEAL, { rows });
+}

@@ -1,7 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, unprocessable } from '../../core/errors';
+import { isSealed, SecretBoxError } from '../../core/secret-box';
 import { clock, transaction } from '../../db/driver';
-import { purgeAnswers, readAnswer, storeAnswer, tryLockKey } from './idempotency.repository';
+import { keptKeyIds, secretBox, type ResealScope } from '../../db/secret-keys';
+import {
+  answersToReseal,
+  purgeAnswers,
+  readAnswer,
+  resealAnswers,
+  storeAnswer,
+  tryLockKey,
+} from './idempotency.repository';
 
 /** A request carrying `Idempotency-Key`: whose key it is, and what exactly it asked. */
 export interface IdempotentRequest {
@@ -9,6 +18,11 @@ export interface IdempotentRequest {
   key: string;
   /** A hash of the method, path and body: the same key with another request is refused. */
   fingerprint: string;
+  /**
+   * Its answers hold a secret (a webhook endpoint's signing secret): they are stored sealed
+   * (core/secret-box.ts). Other answers are stored as they are, which costs the hot writes nothing.
+   */
+  sealed?: boolean;
 }
 
 /** An answer as the API sends it. */
@@ -50,11 +64,24 @@ async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Ans
       'idempotency_key_reused',
     );
   }
-  return { status: stored.response_status, body: stored.response_body };
+  // An API answer is a JSON object (or null): a string is a sealed one.
+  const body = stored.response_body;
+  if (typeof body === 'string' && isSealed(body)) {
+    return {
+      status: stored.response_status,
+      body: JSON.parse(secretBox(tx).open(body)) as unknown,
+    };
+  }
+  return { status: stored.response_status, body };
 }
 
 const store = (tx: EntityManager, request: IdempotentRequest, answer: Answer) =>
-  storeAnswer(tx, { ...request, ...answer, at: clock(tx) });
+  storeAnswer(tx, {
+    ...request,
+    ...answer,
+    body: request.sealed ? secretBox(tx).seal(JSON.stringify(answer.body ?? null)) : answer.body,
+    at: clock(tx),
+  });
 
 /**
  * Runs `operation` at most once per API key and Idempotency-Key. The operation's effect and the
@@ -100,3 +127,43 @@ export async function runOnce<A extends Answer>(
 /** Deletes records past their 24 hours; returns how many. */
 export const purgeExpiredIdempotencyKeys = (em: EntityManager): Promise<number> =>
   purgeAnswers(em, new Date());
+
+/** Answers re-encrypted per transaction. */
+const RESEAL_BATCH = 200;
+
+/**
+ * Seals again under the current key the stored answers of `scope` (db/secret-keys.ts), and seals
+ * the plain ones whose JSON holds `plain` (answers stored before encryption). How many it sealed,
+ * and how many it could not open (sealed under a key no longer configured).
+ */
+export async function resealStoredAnswers(
+  em: EntityManager,
+  scope: ResealScope,
+  plain: string | null,
+): Promise<{ resealed: number; unreadable: number }> {
+  const box = secretBox(em);
+  const keep = keptKeyIds(box, scope);
+  const done = { resealed: 0, unreadable: 0 };
+  let after = { apiKeyId: '', key: '' };
+  for (;;) {
+    const batch = await transaction(em, async (tx) => {
+      const rows = await answersToReseal(tx, { keep, plain, after, limit: RESEAL_BATCH });
+      const sealed: { apiKeyId: string; key: string; body: string }[] = [];
+      for (const row of rows) {
+        try {
+          const text = row.sealed ? box.open(row.body) : row.body;
+          sealed.push({ apiKeyId: row.api_key_id, key: row.key, body: box.seal(text) });
+        } catch (error) {
+          if (!(error instanceof SecretBoxError)) throw error;
+          done.unreadable++;
+        }
+      }
+      await resealAnswers(tx, sealed);
+      done.resealed += sealed.length;
+      return rows;
+    });
+    const last = batch.at(-1);
+    if (!last || batch.length < RESEAL_BATCH) return done;
+    after = { apiKeyId: last.api_key_id, key: last.key };
+  }
+}

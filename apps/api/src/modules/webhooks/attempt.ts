@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../core/secret-box';
 import { deliver, type DeliveryResult } from './delivery';
 import { signedHeaders, signingSecrets, type EndpointSecrets } from './signing';
 import type { UrlPolicy } from './url-guard';
@@ -26,6 +27,8 @@ export type Send = (
 
 export interface SendOptions extends UrlPolicy {
   timeoutMs: number;
+  /** Opens the endpoints' stored secrets. */
+  secrets: SecretBox;
   /** Each attempt's outcome, for the metrics. */
   onAttempt?: (outcome: 'succeeded' | 'failed') => void;
 }
@@ -39,7 +42,7 @@ export function sender(options: SendOptions): Send {
   };
   return async (messageId, target, body) => {
     const at = new Date();
-    const headers = signedHeaders(messageId, body, signingSecrets(target, at), at);
+    const headers = signedHeaders(messageId, body, signingSecrets(target, options.secrets, at), at);
     const result = await deliver(target.url, body, headers, policy);
     options.onAttempt?.(result.ok ? 'succeeded' : 'failed');
     return { at, result };

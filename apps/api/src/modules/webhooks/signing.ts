@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { isSealed, SecretBoxError, type SecretBox } from '../../core/secret-box';
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64 (the Standard Webhooks form). */
 export function newSigningSecret(): string {
@@ -9,17 +10,32 @@ export function newSigningSecret(): string {
 /** How long the previous secret keeps signing after a rotation. */
 export const SECRET_OVERLAP_HOURS = 24;
 
-/** An endpoint's secrets, as its row holds them. */
+/** An endpoint's secrets, as its row holds them: sealed (or plain, written before encryption). */
 export interface EndpointSecrets {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
 }
 
-/** The secrets that sign at `now`: the current one, and the previous one during its overlap. */
-export function signingSecrets(endpoint: EndpointSecrets, now = new Date()): string[] {
+/**
+ * A stored secret in plain text: opened with the box, or as written before encryption. Anything
+ * else is an error, never a secret to sign with.
+ */
+export function openSecret(stored: string, box: SecretBox): string {
+  if (isSealed(stored)) return box.open(stored);
+  if (stored.startsWith('whsec_')) return stored;
+  throw new SecretBoxError('the stored secret is neither sealed nor a signing secret');
+}
+
+/**
+ * The secrets that sign at `now`, opened: the current one, and the previous one during its
+ * overlap. Throws (a SecretBoxError) rather than sign with a secret it cannot open.
+ */
+export function signingSecrets(endpoint: EndpointSecrets, box: SecretBox, now = new Date()) {
   const { secret, previous_secret: previous, previous_secret_expires_at: until } = endpoint;
-  return previous && until && until.getTime() > now.getTime() ? [secret, previous] : [secret];
+  const stored =
+    previous && until && until.getTime() > now.getTime() ? [secret, previous] : [secret];
+  return stored.map((value) => openSecret(value, box));
 }
 
 /**

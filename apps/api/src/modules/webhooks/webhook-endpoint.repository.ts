@@ -5,7 +5,11 @@ import { exec, statement, type Runner } from '../../db/driver';
  * endpoints take which change records, their state at delivery, their health after attempts).
  */
 
-/** A row of `webhook_endpoints`. */
+/**
+ * A row of `webhook_endpoints`. Its secrets are stored sealed (core/secret-box.ts), or in plain
+ * text if written before encryption and not yet re-encrypted (`whsec_…`); the services open them
+ * where they show one, the engine where it signs.
+ */
 export interface EndpointRow {
   id: string;
   organisation_id: string;
@@ -296,4 +300,47 @@ export const endpointsToSend = (on: Runner, ids: string[]): Promise<EndpointToSe
  */
 export async function recordHealth(on: Runner, health: Health): Promise<Set<string>> {
   return new Set((await exec(on, HEALTH, health)).map((row) => row.id));
+}
+
+/** The key id of a stored secret in `column`, null when it is not sealed. */
+const keyOf = (column: string) =>
+  `case when split_part(${column}, ':', 1) = 'v1' then split_part(${column}, ':', 2) end`;
+
+/** An endpoint's stored secrets, for re-encryption. */
+export type StoredSecrets = Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>;
+
+/**
+ * The next endpoints after `after` (in id order) with a secret that is not sealed under one of
+ * the `keep` keys, locked until the transaction ends (a rotation of the secret waits for it).
+ */
+const TO_RESEAL = statement<StoredSecrets, { keep: string[]; after: string; limit: number }>(
+  `select id, secret, previous_secret from webhook_endpoints
+    where id > $2
+      and (not coalesce(${keyOf('secret')} = any($1::text[]), false)
+           or (previous_secret is not null
+               and not coalesce(${keyOf('previous_secret')} = any($1::text[]), false)))
+    order by id limit $3
+    for update`,
+  (v) => [v.keep, v.after, v.limit],
+);
+
+const RESEAL = statement<never, { rows: StoredSecrets[] }>(
+  `update webhook_endpoints e set secret = v.secret, previous_secret = v.previous
+     from unnest($1::text[], $2::text[], $3::text[]) as v(id, secret, previous)
+    where e.id = v.id`,
+  (v) => [
+    v.rows.map((row) => row.id),
+    v.rows.map((row) => row.secret),
+    v.rows.map((row) => row.previous_secret),
+  ],
+);
+
+export const secretsToReseal = (
+  on: Runner,
+  select: { keep: string[]; after: string; limit: number },
+): Promise<StoredSecrets[]> => exec(on, TO_RESEAL, select);
+
+/** Writes endpoints' secrets sealed anew (same secrets; their rows locked by the caller). */
+export async function resealEndpointSecrets(on: Runner, rows: StoredSecrets[]): Promise<void> {
+  if (rows.length > 0) await exec(on, RESEAL, { rows });
 }

@@ -10,6 +10,7 @@ import { AppError, conflict, notFound } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { iso } from '../../core/iso-time';
 import { clock, inTransaction } from '../../db/driver';
+import { secretBox } from '../../db/secret-keys';
 import { lockOrganisation } from '../organisations/organisation.service';
 import { newSigningSecret, SECRET_OVERLAP_HOURS } from './signing';
 import { checkUrl, UrlRefused, type UrlPolicy } from './url-guard';
@@ -80,6 +81,7 @@ export async function getEndpoint(
   return row;
 }
 
+/** A new endpoint; its row as written, but with its secret in plain text (to show it once). */
 export function createEndpoint(
   ctx: TenantContext,
   body: WebhookEndpointCreate,
@@ -94,15 +96,17 @@ export function createEndpoint(
         'endpoint_limit_reached',
       );
     }
-    return endpoints.insertEndpoint(tx.em, {
+    const secret = newSigningSecret();
+    const row = await endpoints.insertEndpoint(tx.em, {
       id: newId('webhookEndpoint'),
       organisationId: tx.organisationId,
       url,
       description: body.description ?? null,
       events: normaliseEvents(body.events),
-      secret: newSigningSecret(),
+      secret: secretBox(tx.em).seal(secret),
       at: clock(tx.em),
     });
+    return { ...row, secret };
   });
 }
 
@@ -153,6 +157,7 @@ export function deleteEndpoint(ctx: TenantContext, id: string): Promise<{ id: st
 /**
  * A new signing secret. The previous one keeps signing beside it (a second signature in
  * `webhook-signature`) for `overlapHours`, so receivers can switch without missing a message.
+ * The row as written, with the new secret in plain text.
  */
 export function rotateSecret(
   ctx: TenantContext,
@@ -162,12 +167,14 @@ export function rotateSecret(
   return inTransaction(ctx, async (tx) => {
     await getEndpoint(tx, id, { lock: true });
     const at = clock(tx.em);
-    return endpoints.rotateEndpointSecret(tx.em, {
+    const secret = newSigningSecret();
+    const row = await endpoints.rotateEndpointSecret(tx.em, {
       id,
-      secret: newSigningSecret(),
+      secret: secretBox(tx.em).seal(secret),
       until: new Date(at.getTime() + overlapHours * 3600 * 1000),
       at,
     });
+    return { ...row, secret };
   });
 }
 

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import type { SecretKey } from '../../core/secret-box';
+import { secretBoxFor } from '../../db/secret-keys';
 import { sender, type Send } from './attempt';
 import { DirectSender } from './direct-sender';
 import type { EngineLogger } from './engine-types';
@@ -16,6 +18,8 @@ export interface WebhookEngineOptions extends UrlPolicy {
   logger: EngineLogger;
   /** A delivery's answer must arrive within this long. */
   timeoutMs: number;
+  /** The keys endpoints' secrets are sealed with (SECRETS_ENCRYPTION_KEYS); the development key without. */
+  secretKeys?: readonly SecretKey[] | undefined;
   /** The first retry's delay; each later one doubles (with jitter), up to `maxRetryDelaySeconds`. */
   retryDelaySeconds: number;
   maxRetryDelaySeconds: number;
@@ -123,7 +127,7 @@ export class WebhookEngine {
     this.#pool.on('error', (error) =>
       options.logger.warn({ err: error }, 'webhook engine connection lost'),
     );
-    this.#send = sender(options);
+    this.#send = sender({ ...options, secrets: secretBoxFor(options.secretKeys) });
     this.#queue = new DeliveryQueue(options);
     this.#recorder = new Recorder(this.#pool, this.#queue, options);
     this.#direct = new DirectSender(
