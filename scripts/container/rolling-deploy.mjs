@@ -6,6 +6,7 @@
 // Started by rolling-deploy.sh; on its own:
 //
 //   node scripts/container/rolling-deploy.mjs  (BOXOFFICE_IMAGE, DATABASE_URL, REDIS_URL)
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -41,7 +42,12 @@ const runFlags = [
   '--network=host',
   '--read-only',
   '--read-only-tmpfs=false',
-  ...env({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }),
+  ...env({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    // Both replicas read what the other stored: one key for the run.
+    SECRETS_ENCRYPTION_KEYS: `rolling:${randomBytes(32).toString('hex')}`,
+  }),
 ];
 const cli = imageCli(runFlags);
 
