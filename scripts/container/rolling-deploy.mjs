@@ -6,9 +6,8 @@
 // Started by rolling-deploy.sh; on its own:
 //
 //   node scripts/container/rolling-deploy.mjs  (BOXOFFICE_IMAGE, DATABASE_URL, REDIS_URL)
-import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
