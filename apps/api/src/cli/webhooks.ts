@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
-import { loadConfig } from '../config';
+import { loadConfig, webhookUrlPolicy } from '../config';
 import { getOrganisation } from '../modules/organisations/organisation.service';
 import {
   createEndpoint,
@@ -16,14 +16,8 @@ import { organisationListCommand } from './organisation-list';
 const createUsage = 'webhook create --org <org_id> --url <url> [--events <type,type>]';
 const deleteUsage = 'webhook delete <endpoint_id>';
 
-/** The operator's URL policy: the server's own (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE_URLS). */
-function urlPolicy() {
-  const config = loadConfig();
-  return {
-    allowHttp: config.WEBHOOK_ALLOW_HTTP === 'true',
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
-  };
-}
+/** The operator's URL policy: the server's own (`webhookUrlPolicy`). */
+const urlPolicy = () => webhookUrlPolicy(loadConfig());
 
 export const webhookCommands: Command[] = [
   {
