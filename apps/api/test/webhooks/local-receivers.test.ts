@@ -4,7 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOrm, migrate, type Orm } from '../../src/db/orm';
 import { entities } from '../../src/modules/entities';
-import { createTenantIn, request, startApi, stopAll, until, type ApiProcess } from '../scale/harness';
+import {
+  createTenantIn,
+  request,
+  startApi,
+  stopAll,
+  until,
+  type ApiProcess,
+} from '../scale/harness';
 import { createScratchDatabase, createTenant } from '../setup';
 import { Receiver } from './harness';
 
