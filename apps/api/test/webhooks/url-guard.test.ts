@@ -1,4 +1,3 @@
-import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkUrl,
@@ -72,7 +71,7 @@ const strict: UrlPolicy = { allowHttp: false, allowPrivate: false };
 const resolvingTo =
   (address: string): Resolver =>
   () =>
-    Promise.resolve([{ address, family: address.includes(':') ? 6 : 4 } as LookupAddress]);
+    Promise.resolve([{ address, family: address.includes(':') ? 6 : 4 }]);
 
 /** What `guardedLookup` gives a connection to `hooks.example.com` resolving to `address`. */
 function connect(address: string) {
