@@ -97,7 +97,10 @@ export const ConfigSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   /** A webhook delivery's answer must arrive within this long. */
   WEBHOOK_TIMEOUT_MS: integer(10_000, 100),
-  /** The first retry's delay in seconds; each later one doubles (with jitter), up to 4 hours. */
+  /**
+   * The first webhook retry's delay in seconds; retry n waits between half and all of this ×
+   * 2^(n−1), at most 4 hours.
+   */
   WEBHOOK_RETRY_DELAY_SECONDS: integer(10, 1),
   /** The webhook fan-out's pace while changes keep coming; how often a lone worker looks. */
   WEBHOOK_POLL_INTERVAL_MS: integer(250, 10),
