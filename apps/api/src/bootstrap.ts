@@ -83,6 +83,7 @@ export async function startEmbeddedDatabase(config: Config, logger: Logger) {
                 `  Dashboard:    ${base}/dashboard  (sign in as ${demo.dashboard_email} / ${demo.dashboard_password})`,
               ]
             : []),
+          '  Webhooks:     http:// and loopback URLs are accepted here (local development only)',
           '',
           'Try it:',
           `  curl -H "Authorization: Bearer ${demo.api_key}" "${base}/api/v1/events?limit=5"`,

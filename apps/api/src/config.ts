@@ -119,13 +119,22 @@ export const ConfigSchema = z.object({
    * no API; `/metrics` on METRICS_PORT still works).
    */
   WEBHOOK_WORKER: z.enum(['in-process', 'off', 'only']).default('in-process'),
-  /** Webhook URLs may use plain `http:` (local development only). */
+  /**
+   * Webhook URLs may use plain `http:` (local development, tests). Always on with the embedded
+   * PostgreSQL (`webhookUrlPolicy`).
+   */
   WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
-  /** Webhook URLs may reach loopback, private and link-local addresses (local development, tests). */
+  /**
+   * Webhook URLs may reach loopback, private and link-local addresses (local development, tests).
+   * Always on with the embedded PostgreSQL (`webhookUrlPolicy`).
+   */
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   /** A webhook delivery's answer must arrive within this long. */
   WEBHOOK_TIMEOUT_MS: integer(10_000, 100),
-  /** The first retry's delay in seconds; each later one doubles (with jitter), up to 4 hours. */
+  /**
+   * The first webhook retry's delay in seconds; retry n waits between half and all of this ×
+   * 2^(n−1), at most 4 hours.
+   */
   WEBHOOK_RETRY_DELAY_SECONDS: integer(10, 1),
   /** The webhook fan-out's pace while changes keep coming; how often a lone worker looks. */
   WEBHOOK_POLL_INTERVAL_MS: integer(250, 10),
@@ -146,6 +155,22 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/**
+ * Which webhook URLs are accepted: `https:` to public addresses, and what WEBHOOK_ALLOW_HTTP and
+ * WEBHOOK_ALLOW_PRIVATE_URLS add. Without DATABASE_URL (the embedded PostgreSQL of `pnpm start`,
+ * never production) plain `http:` and loopback receivers too, so a receiver on this machine can
+ * be tried.
+ */
+export function webhookUrlPolicy(
+  config: Pick<Config, 'DATABASE_URL' | 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE_URLS'>,
+): { allowHttp: boolean; allowPrivate: boolean } {
+  const local = config.DATABASE_URL === undefined;
+  return {
+    allowHttp: local || config.WEBHOOK_ALLOW_HTTP === 'true',
+    allowPrivate: local || config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+  };
 }
 
 /** Rules between variables; each names the variable to change. */

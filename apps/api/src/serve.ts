@@ -8,7 +8,14 @@ import { answerProtocolErrors } from './http/client-error';
 import { createServer } from './http/node-http';
 import { createHttpServer } from './http/server';
 import { defaultDashboardDir } from './db/paths';
-import { configSecrets, loadConfig, redactSecrets, redactUrl, type Config } from './config';
+import {
+  configSecrets,
+  loadConfig,
+  redactSecrets,
+  redactUrl,
+  webhookUrlPolicy,
+  type Config,
+} from './config';
 import { createOrm, migrate } from './db/orm';
 import { entities } from './modules/entities';
 import { closeLogger, createLogger } from './http/logger';
@@ -86,10 +93,7 @@ async function serve(
   });
 
   const metrics = createMetrics({ orm });
-  const webhookUrls = {
-    allowHttp: config.WEBHOOK_ALLOW_HTTP === 'true',
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
-  };
+  const webhookUrls = webhookUrlPolicy(config);
   const dashboardDir = config.DASHBOARD_DIR ?? defaultDashboardDir();
   const app = createApp({
     orm,

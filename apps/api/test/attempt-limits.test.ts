@@ -58,12 +58,14 @@ function expectRefused(result: CallResult, code: string, maxSeconds: number) {
 }
 
 describe('the documented numbers', () => {
-  it('are 5 sign-ups an hour, 10 and 50 failed sign-ins a quarter hour, 30 failed API authentications a minute', () => {
+  it('are 5 sign-ups an hour, 10 and 50 failed sign-ins a quarter hour, 30 failed API authentications a minute, 5 test events a minute per webhook endpoint and 20 an hour per organisation', () => {
     expect(ATTEMPT_LIMITS).toEqual({
       signups: { points: 5, durationSeconds: 3600 },
       signInsByAccount: { points: 10, durationSeconds: 900 },
       signInsByAddress: { points: 50, durationSeconds: 900 },
       apiAuthFailures: { points: 30, durationSeconds: 60 },
+      testEventsByEndpoint: { points: 5, durationSeconds: 60 },
+      testEventsByOrganisation: { points: 20, durationSeconds: 3600 },
     });
   });
 });

@@ -162,6 +162,8 @@ export const generousAttemptLimits = (): AttemptLimits =>
       signInsByAccount: { points: 100_000, durationSeconds: 900 },
       signInsByAddress: { points: 100_000, durationSeconds: 900 },
       apiAuthFailures: { points: 100_000, durationSeconds: 60 },
+      testEventsByEndpoint: { points: 100_000, durationSeconds: 60 },
+      testEventsByOrganisation: { points: 100_000, durationSeconds: 3600 },
     },
   });
 

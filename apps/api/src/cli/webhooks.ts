@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
-import { loadConfig } from '../config';
+import { loadConfig, webhookUrlPolicy } from '../config';
 import { getOrganisation } from '../modules/organisations/organisation.service';
 import {
   createEndpoint,
@@ -13,14 +13,8 @@ import {
 import { defineCommand, requireFlag, UsageError, type Command } from './args';
 import { organisationListCommand } from './organisation-list';
 
-/** The operator's URL policy: the server's own (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE_URLS). */
-function urlPolicy() {
-  const config = loadConfig();
-  return {
-    allowHttp: config.WEBHOOK_ALLOW_HTTP === 'true',
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
-  };
-}
+/** The operator's URL policy: the server's own (`webhookUrlPolicy`). */
+const urlPolicy = () => webhookUrlPolicy(loadConfig());
 
 export const webhookCommands: Command[] = [
   defineCommand({

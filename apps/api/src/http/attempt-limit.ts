@@ -119,7 +119,10 @@ function windowInWords(seconds: number): string {
   return inWords(seconds);
 }
 
-/** The limits against abuse of the cheap endpoints, each counted per client address. */
+/**
+ * The limits against abuse of the cheap endpoints, each counted per client address, or per
+ * endpoint and organisation for test events.
+ */
 export interface AttemptLimits {
   /** Sign-ups (each one that reaches the server's checks). */
   signups: AttemptLimiter;
@@ -129,6 +132,12 @@ export interface AttemptLimits {
   signInsByAddress: AttemptLimiter;
   /** Requests to `/api/v1` answered 401: guessing API keys. */
   apiAuthFailures: AttemptLimiter;
+  /**
+   * Webhook test events per endpoint (key: organisation and endpoint), and per organisation: each
+   * is a signed POST to a URL of the organisation's choosing.
+   */
+  testEventsByEndpoint: AttemptLimiter;
+  testEventsByOrganisation: AttemptLimiter;
 }
 
 export const ATTEMPT_LIMITS: Readonly<Record<keyof AttemptLimits, AttemptLimit>> = {
@@ -136,6 +145,8 @@ export const ATTEMPT_LIMITS: Readonly<Record<keyof AttemptLimits, AttemptLimit>>
   signInsByAccount: { points: 10, durationSeconds: 15 * 60 },
   signInsByAddress: { points: 50, durationSeconds: 15 * 60 },
   apiAuthFailures: { points: 30, durationSeconds: 60 },
+  testEventsByEndpoint: { points: 5, durationSeconds: 60 },
+  testEventsByOrganisation: { points: 20, durationSeconds: 60 * 60 },
 };
 
 export interface AttemptLimitsOptions {
@@ -157,6 +168,8 @@ export function createAttemptLimits(options: AttemptLimitsOptions = {}): Attempt
   });
   const signups = limit('signups');
   const apiAuthFailures = limit('apiAuthFailures');
+  const testEventsByEndpoint = limit('testEventsByEndpoint');
+  const testEventsByOrganisation = limit('testEventsByOrganisation');
   return {
     signups: createAttemptLimiter({
       ...signups,
@@ -185,6 +198,20 @@ export function createAttemptLimits(options: AttemptLimitsOptions = {}): Attempt
       code: 'too_many_failed_authentications',
       message: (seconds) =>
         `Too many requests with a missing or invalid API key from this address (at most ${apiAuthFailures.points} in ${windowInWords(apiAuthFailures.durationSeconds)}). Retry after ${seconds} s.`,
+    }),
+    testEventsByEndpoint: createAttemptLimiter({
+      ...testEventsByEndpoint,
+      keyPrefix: `${prefix}:test-event`,
+      code: 'too_many_test_events',
+      message: (seconds) =>
+        `Too many test events for this endpoint (at most ${testEventsByEndpoint.points} in ${windowInWords(testEventsByEndpoint.durationSeconds)}). Try again in ${inWords(seconds)}.`,
+    }),
+    testEventsByOrganisation: createAttemptLimiter({
+      ...testEventsByOrganisation,
+      keyPrefix: `${prefix}:test-event-org`,
+      code: 'too_many_test_events',
+      message: (seconds) =>
+        `Too many test events for this organisation (at most ${testEventsByOrganisation.points} in ${windowInWords(testEventsByOrganisation.durationSeconds)}). Try again in ${inWords(seconds)}.`,
     }),
   };
 }

@@ -619,7 +619,7 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
   invalid_webhook_url: error(
     422,
     'invalid_webhook_url',
-    'url must not point to a private, loopback or link-local address',
+    'url must not point to a non-public address: 10.0.0.8 is private (10.0.0.0/8). Loopback and private receivers are accepted only when the server runs with WEBHOOK_ALLOW_PRIVATE_URLS=true (local development)',
   ),
   rate_limited: error(
     429,

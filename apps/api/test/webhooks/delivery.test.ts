@@ -577,7 +577,7 @@ describe('webhook URLs', () => {
       },
     );
     expect(result.ok).toBe(false);
-    expect(result.error).toMatch(/private, loopback or link-local/);
+    expect(result.error).toMatch(/non-public address: 127\.0\.0\.1 is loopback/);
     expect(await receiver.received('never')).toEqual([]);
   });
 

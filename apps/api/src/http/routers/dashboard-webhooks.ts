@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { WebhookEndpointCreate, WebhookEndpointUpdate } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { isoOrNull } from '../../core/iso-time';
+import { reserveAttempts, type AttemptLimits } from '../attempt-limit';
 import type { UrlPolicy } from '../../modules/webhooks/url-guard';
 import {
   createEndpoint,
@@ -35,8 +36,14 @@ const secretView = (row: { secret: string; previous_secret_expires_at: Date | nu
 
 type Params = { params: { id: string }; res: Response };
 
-/** Settings → Webhooks, through the same services as the public API and the operator CLI. */
-export const dashboardWebhookHandlers = (policy: UrlPolicy) => ({
+/**
+ * Settings → Webhooks, through the same services as the public API and the operator CLI. Test
+ * events are limited per endpoint and per organisation (`limits`).
+ */
+export const dashboardWebhookHandlers = (
+  policy: UrlPolicy,
+  limits: Pick<AttemptLimits, 'testEventsByEndpoint' | 'testEventsByOrganisation'>,
+) => ({
   listWebhooks: async ({ res }: { res: Response }) => {
     const { rows } = await listEndpoints(tenant(res), { page: 1, limit: MAX_ENDPOINTS });
     return { status: 200 as const, body: { data: rows.map(toWebhookEndpointResource) } };
@@ -63,10 +70,23 @@ export const dashboardWebhookHandlers = (policy: UrlPolicy) => ({
     status: 200 as const,
     body: { data: secretView(await rotateSecret(tenant(res), params.id)) },
   }),
-  testWebhook: async ({ params, res }: Params) => ({
-    status: 202 as const,
-    body: { data: { message_id: await sendTestEvent(tenant(res), params.id) } },
-  }),
+  testWebhook: async ({ params, res }: Params) => {
+    const ctx = tenant(res);
+    // Counted before the message is made, so that parallel requests cannot pass the limits.
+    const reserved = await reserveAttempts([
+      [limits.testEventsByEndpoint, `${ctx.organisationId}:${params.id}`],
+      [limits.testEventsByOrganisation, ctx.organisationId],
+    ]);
+    let messageId: string;
+    try {
+      messageId = await sendTestEvent(ctx, params.id);
+    } catch (error) {
+      // Nothing sent (no such endpoint, disabled, database away): not counted.
+      await reserved.release().catch(() => undefined);
+      throw error;
+    }
+    return { status: 202 as const, body: { data: { message_id: messageId } } };
+  },
   listWebhookMessages: async ({ params, res }: Params) => ({
     status: 200 as const,
     body: { data: await listMessages(tenant(res), params.id) },

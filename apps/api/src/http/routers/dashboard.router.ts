@@ -170,6 +170,6 @@ export function dashboardRouter(deps: {
       return { status: 200, body: { data: await planState(em, updated) } };
     },
 
-    ...dashboardWebhookHandlers(deps.webhookUrls),
+    ...dashboardWebhookHandlers(deps.webhookUrls, limits),
   });
 }

@@ -3,9 +3,14 @@ import type { PoolClient } from 'pg';
 import type { EngineLogger } from './engine-types';
 
 /**
- * The job queue (pg-boss), which retries messages with backoff: every replica takes its own share,
- * each job held by one replica at a time. The one file that knows pg-boss; it keeps its tables in
- * a schema of its own, which nothing else reads or writes.
+ * The job queue (pg-boss), which holds the messages to send later: every replica takes its own
+ * share, each job held by one replica at a time. The one file that knows pg-boss; it keeps its
+ * tables in a schema of its own, which nothing else reads or writes.
+ *
+ * A failed delivery is retried by a new job of its own, added with the failed attempt's record
+ * and due at the next delay of the schedule (`retryAt`): pg-boss's backoff, which would multiply
+ * the delay again, is never used. pg-boss retries a job itself only when its batch could not be
+ * recorded or ran past its expiry, after a fixed `retryDelaySeconds`.
  */
 export const DELIVERY_QUEUE = 'webhook-delivery';
 export const QUEUE_SCHEMA = 'pgboss';
@@ -17,35 +22,63 @@ export interface JobData {
   message_id: string;
   /** The change record's position (or 0): the order of delivery within a batch. */
   seq: number;
-  /** Queued after a failed first attempt sent at once (that attempt counts against the limit). */
+  /** Attempts of the message made before this job (absent: none). */
+  attempts?: number;
+  /** Queued after a failed first attempt sent at once (jobs added by earlier versions). */
   after_direct?: boolean;
 }
 
-/** A job to add: its message, and for a message already attempted once, its own schedule. */
+/** A job to add: its message, and for a retry, when it falls due. */
 export interface NewJob {
   data: JobData;
   startAfter?: Date;
-  retryLimit?: number;
-  retryDelay?: number;
 }
 
-/** A job as the worker receives it: `retryCount` is how many times it was tried before. */
+/** A job as the worker receives it: `retryCount` is how many times pg-boss tried it before. */
 export type QueuedJob = Pick<Job<JobData>, 'id' | 'data' | 'retryCount'>;
 
-/** What became of a job: done (delivered, or nothing to send), or failed (to be retried). */
+/** What became of a job: done (sent and recorded, or nothing to send), or failed (tried again). */
 export interface JobOutcome {
   id: string;
   ok: boolean;
   error?: string | null;
 }
 
-export interface QueueOptions {
+/**
+ * The retry schedule: `retryLimit` retries; retry n waits a delay drawn between half and all of
+ * `retryDelaySeconds` × 2^(n−1), at most `maxRetryDelaySeconds` (the spread keeps receivers that
+ * come back from being hit by every sender at once).
+ */
+export interface RetrySchedule {
+  retryDelaySeconds: number;
+  maxRetryDelaySeconds: number;
+  retryLimit: number;
+}
+
+/** The longest delay before retry `retry` (1 for the first), in milliseconds. */
+export function retryDelayCeilingMs(retry: number, schedule: RetrySchedule): number {
+  const seconds = Math.min(
+    schedule.retryDelaySeconds * 2 ** Math.min(retry - 1, 40),
+    schedule.maxRetryDelaySeconds,
+  );
+  return seconds * 1000;
+}
+
+/** When retry `retry` (1 for the first) of a message whose last attempt failed at `failedAt` falls due. */
+export function retryAt(
+  retry: number,
+  failedAt: Date,
+  schedule: RetrySchedule,
+  random: () => number = Math.random,
+): Date {
+  const ceiling = retryDelayCeilingMs(retry, schedule);
+  return new Date(failedAt.getTime() + Math.round(ceiling * (1 - random() / 2)));
+}
+
+export interface QueueOptions extends RetrySchedule {
   databaseUrl: string;
   logger: EngineLogger;
   timeoutMs: number;
-  retryLimit: number;
-  retryDelaySeconds: number;
-  maxRetryDelaySeconds: number;
 }
 
 export class DeliveryQueue {
@@ -82,10 +115,7 @@ export class DeliveryQueue {
     if (!(await boss.getQueue(DELIVERY_QUEUE))) {
       await boss
         .createQueue(DELIVERY_QUEUE, {
-          retryLimit: options.retryLimit,
-          retryDelay: options.retryDelaySeconds,
-          retryBackoff: true,
-          retryDelayMax: options.maxRetryDelaySeconds,
+          ...this.#recovery,
           // Longer than a batch can take (DELIVERY_BATCH timeouts): past it the job is retried.
           expireInSeconds: Math.max(
             60,
@@ -135,7 +165,25 @@ export class DeliveryQueue {
   async insert(client: PoolClient, jobs: NewJob[]): Promise<void> {
     if (jobs.length === 0) return;
     const db: Db = { executeSql: (text, values) => client.query(text, values) };
-    await this.#started.insert(DELIVERY_QUEUE, jobs, { db });
+    // Set on each job: a queue made by an earlier version has pg-boss's backoff as its default.
+    const recovery = this.#recovery;
+    await this.#started.insert(
+      DELIVERY_QUEUE,
+      jobs.map((job) => ({ ...job, ...recovery })),
+      { db },
+    );
+  }
+
+  /**
+   * pg-boss's own retries, for a job whose batch was not recorded (or expired): after a fixed
+   * delay, never more than the schedule's number (the attempts they make count against it).
+   */
+  get #recovery() {
+    return {
+      retryLimit: this.#options.retryLimit,
+      retryDelay: this.#options.retryDelaySeconds,
+      retryBackoff: false,
+    };
   }
 
   /** Lets the batches in hand finish (within `timeoutMs`), and closes pg-boss's pool. */

@@ -1,8 +1,9 @@
+import { WEBHOOK_TEST_EVENT_TYPE } from '@boxoffice/contract';
 import type { Pool } from 'pg';
 import type { Attempt, Send } from './attempt';
 import { messagePayload } from './payload';
 import type { JobOutcome, QueuedJob } from './queue';
-import type { Recorder } from './recorder';
+import type { Recorder, Retry } from './recorder';
 import { endpointsToSend, type EndpointToSend } from './webhook-endpoint.repository';
 import { messagesToSend, type MessageToSend } from './webhook-message.repository';
 
@@ -24,7 +25,10 @@ interface ToSend {
 /**
  * Delivers a batch of the queue's jobs: endpoints side by side, each endpoint's messages one after
  * another in change order; records the attempts together. A message's body is made again from its
- * change record, as its first attempt made it (or is a test event's, stored).
+ * change record, as its first attempt made it (or is a test event's, stored). A failed attempt
+ * with retries left is recorded with the job of its next retry, due by the schedule; a test event
+ * is attempted once (it is there to be seen working: a failure shows at once, and it can be sent
+ * again).
  */
 export async function deliverQueued(
   jobs: QueuedJob[],
@@ -71,22 +75,26 @@ export async function deliverQueued(
   }
 
   const attempts: Attempt[] = [];
+  const retries: Retry[] = [];
   await Promise.all(
     [...byEndpoint.values()].map(async (line) => {
       for (const { job, message, endpoint, body } of line) {
         const { at, result } = await options.send(message.id, endpoint, body);
-        const attemptsBefore = job.retryCount + (job.data.after_direct ? 1 : 0);
-        attempts.push({
-          messageId: message.id,
-          endpointId: endpoint.id,
-          at,
-          result,
-          final: !result.ok && attemptsBefore >= options.retryLimit,
-        });
-        outcomes.push({ id: job.id, ok: result.ok, error: result.error });
+        // pg-boss's own retries of this job (its batch not recorded) may each have sent it.
+        const attemptsBefore =
+          (job.data.attempts ?? 0) + job.retryCount + (job.data.after_direct ? 1 : 0);
+        const final =
+          !result.ok &&
+          (attemptsBefore >= options.retryLimit || message.type === WEBHOOK_TEST_EVENT_TYPE);
+        attempts.push({ messageId: message.id, endpointId: endpoint.id, at, result, final });
+        if (!result.ok && !final) {
+          retries.push({ messageId: message.id, seq: job.data.seq, attempts: attemptsBefore + 1 });
+        }
+        // Done either way: a retry is a job of its own.
+        outcomes.push({ id: job.id, ok: true });
       }
     }),
   );
-  await options.recorder.recordQueued(attempts, cancelled);
+  await options.recorder.recordQueued(attempts, cancelled, retries);
   return outcomes;
 }

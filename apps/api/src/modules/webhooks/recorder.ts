@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { onConnection } from '../../db/driver';
 import type { Attempt } from './attempt';
 import type { DirectMessage, EngineLogger } from './engine-types';
-import type { DeliveryQueue, NewJob } from './queue';
+import { retryAt, type DeliveryQueue, type NewJob, type RetrySchedule } from './queue';
 import { recordHealth } from './webhook-endpoint.repository';
 import { endLeases } from './webhook-fanout.repository';
 import { recordFirstAttempts, recordQueuedAttempts } from './webhook-message.repository';
@@ -14,11 +14,17 @@ import { recordFirstAttempts, recordQueuedAttempts } from './webhook-message.rep
 const RECORD_BATCH = 500;
 const RECORD_DELAY_MS = 100;
 
-export interface RecorderOptions {
+export interface RecorderOptions extends RetrySchedule {
   logger: EngineLogger;
-  retryDelaySeconds: number;
-  retryLimit: number;
   disableAfterHours: number;
+}
+
+/** A message whose attempt failed with retries left: its next retry is the `attempts`-th. */
+export interface Retry {
+  messageId: string;
+  seq: number;
+  /** Attempts made so far, the failed one included. */
+  attempts: number;
 }
 
 /**
@@ -102,20 +108,13 @@ export class Recorder {
           const present = await this.#health(client, endpoints, attempts, now);
           const pending = await recordFirstAttempts(client, first, present);
           await endLeases(client, ended);
-          const { retryDelaySeconds, retryLimit } = this.#options;
           const jobs: NewJob[] = [
-            // The queue's first try comes after the first retry delay (its own retries then
-            // double from twice that), so the attempts follow the schedule of a message queued
-            // from the start; the attempt made here counts against the limit.
+            // The first retry, due by the schedule.
             ...attempted
               .filter(({ direct }) => pending.has(direct.message.id))
               .map(({ direct }) => ({
-                data: { message_id: direct.message.id, seq: 0, after_direct: true },
-                startAfter: new Date(
-                  now.getTime() + retryDelaySeconds * 1000 * (1 + Math.random()),
-                ),
-                retryLimit: retryLimit - 1,
-                retryDelay: retryDelaySeconds * 2,
+                data: { message_id: direct.message.id, seq: 0, attempts: 1 },
+                startAfter: retryAt(1, now, this.#options),
               })),
             ...handOff
               .filter((d) => pending.has(d.message.id))
@@ -134,14 +133,21 @@ export class Recorder {
   }
 
   /**
-   * Records attempts made from the queue, and messages cancelled; throws if it cannot (the jobs
-   * are then retried).
+   * Records attempts made from the queue, messages cancelled, and the jobs of the retries that
+   * follow, each due by the schedule; throws if it cannot (the jobs are then retried).
    */
-  recordQueued(attempts: Attempt[], cancelled: string[]): Promise<void> {
+  recordQueued(attempts: Attempt[], cancelled: string[], retries: Retry[] = []): Promise<void> {
     if (attempts.length === 0 && cancelled.length === 0) return Promise.resolve();
     return onConnection(this.#pool, async (client, now) => {
       await this.#health(client, [], attempts, now);
       await recordQueuedAttempts(client, attempts, cancelled);
+      await this.#queue.insert(
+        client,
+        retries.map((retry) => ({
+          data: { message_id: retry.messageId, seq: retry.seq, attempts: retry.attempts },
+          startAfter: retryAt(retry.attempts, now, this.#options),
+        })),
+      );
     });
   }
 

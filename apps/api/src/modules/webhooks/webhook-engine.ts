@@ -6,25 +6,21 @@ import { sender, type Send } from './attempt';
 import { DirectSender } from './direct-sender';
 import type { EngineLogger } from './engine-types';
 import { FANOUT_BATCH, fanOutRound } from './fan-out';
-import { DeliveryQueue } from './queue';
+import { DeliveryQueue, type RetrySchedule } from './queue';
 import { deliverQueued } from './queued-delivery';
 import { Recorder } from './recorder';
 import type { UrlPolicy } from './url-guard';
 
 export type { EngineLogger } from './engine-types';
 
-export interface WebhookEngineOptions extends UrlPolicy {
+/** With the schedule of retries (`retryDelaySeconds`, `maxRetryDelaySeconds`, `retryLimit`). */
+export interface WebhookEngineOptions extends UrlPolicy, RetrySchedule {
   databaseUrl: string;
   logger: EngineLogger;
   /** A delivery's answer must arrive within this long. */
   timeoutMs: number;
   /** The keys endpoints' secrets are sealed with (SECRETS_ENCRYPTION_KEYS); the development key without. */
   secretKeys?: readonly SecretKey[] | undefined;
-  /** The first retry's delay; each later one doubles (with jitter), up to `maxRetryDelaySeconds`. */
-  retryDelaySeconds: number;
-  maxRetryDelaySeconds: number;
-  /** Retries after the first attempt (together about `disableAfterHours`). */
-  retryLimit: number;
   /** An endpoint failing without a success for this long is disabled. */
   disableAfterHours: number;
   /**
@@ -54,9 +50,8 @@ export interface WebhookEngineOptions extends UrlPolicy {
 }
 
 /**
- * The retry schedule: `retryLimit` retries whose delays double from `retryDelaySeconds` (each
- * drawn between half and all of its value, so receivers coming back are not hit all at once) and
- * stop growing at `maxRetryDelaySeconds`. The defaults add up to about three days.
+ * The retry schedule (queue.ts, `RetrySchedule`): 28 retries; retry n waits between half and all
+ * of 10 s × 2^(n−1), at most 4 hours: 5–10 s, 10–20 s, … In all, 37 to 74 hours.
  */
 export const DEFAULT_RETRY = {
   retryDelaySeconds: 10,
@@ -79,7 +74,7 @@ const FOLLOWING_IDLE_POLL_MS = 2000;
  * sent at once by the replica that made it, after the fan-out's transaction commits
  * (direct-sender.ts), and written once, in its state after that attempt, with the attempt
  * (recorder.ts); only when that attempt fails is it handed to the job queue (queue.ts,
- * queued-delivery.ts), which retries it with backoff. Messages to endpoints that are failing,
+ * queued-delivery.ts), which retries it on the schedule. Messages to endpoints that are failing,
  * resends and test events are written and go to the queue from the start.
  *
  * This class puts them together and paces the fan-out's rounds. Its statements run on a pool of

@@ -1,0 +1,135 @@
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { entities } from '../../src/modules/entities';
+import {
+  createTenantIn,
+  request,
+  startApi,
+  stopAll,
+  until,
+  type ApiProcess,
+} from '../scale/harness';
+import { createScratchDatabase, createTenant } from '../setup';
+import { Receiver } from './harness';
+
+/**
+ * A receiver on this machine (plain http, loopback), as a developer tries one: accepted and
+ * delivered to on `pnpm start`'s embedded PostgreSQL and wherever the settings allow it; refused
+ * elsewhere, the refusal naming the setting.
+ */
+
+const receiver = new Receiver();
+beforeAll(() => receiver.start());
+afterAll(async () => {
+  await stopAll();
+  await receiver.stop();
+});
+
+const eventBody = {
+  name: 'Local receiver',
+  timezone: 'Europe/London',
+  starts_at: '2027-05-01T18:00:00Z',
+  ends_at: '2027-05-01T22:00:00Z',
+  currency: 'GBP',
+};
+
+/** An endpoint for `url` made with `key`, an event made, and the delivery the receiver got. */
+async function deliveredTo(api: ApiProcess, key: string, name: string) {
+  const created = await request(api.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
+    key,
+    body: { url: receiver.url(name), events: ['event.created'] },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const event = await request(api.baseUrl, 'POST', '/api/v1/events', { key, body: eventBody });
+  expect(event.status).toBe(201);
+  const [delivery] = await until(
+    'the delivery',
+    async () => {
+      const got = await receiver.received(name);
+      return got.length > 0 && got;
+    },
+    { timeoutMs: 20_000 },
+  );
+  return JSON.parse(delivery!.body) as { type: string; data: { object: { id: string } } };
+}
+
+describe('webhook receivers on this machine', () => {
+  it('are accepted and delivered to on the embedded PostgreSQL of `pnpm start`, which says so', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'boxoffice-local-webhooks-'));
+    // As root, PostgreSQL runs as its own user, which must be able to reach its data.
+    await chmod(dir, 0o755);
+    try {
+      const api = await startApi({
+        DATA_DIR: dir,
+        NODE_ENV: 'development',
+        WEBHOOK_WORKER: 'in-process',
+      });
+      const banner = await until('the banner', () =>
+        api.output().includes('Try it:') ? api.output() : false,
+      );
+      expect(banner).toMatch(
+        /^ {2}Webhooks: +http:\/\/ and loopback URLs are accepted here \(local development only\)$/m,
+      );
+      const demo = JSON.parse(await readFile(path.join(dir, 'demo.json'), 'utf8')) as {
+        api_key: string;
+      };
+      const event = await deliveredTo(api, demo.api_key, 'embedded');
+      expect(event.type).toBe('event.created');
+      expect((await api.stop('SIGTERM')).code, api.output()).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('are refused elsewhere, the refusal naming the setting that allows them', async () => {
+    const api = await startApi({ DATABASE_URL: inject('databaseUrl') });
+    const tenant = await createTenant();
+    const cases: [string, string][] = [
+      [receiver.url('plain'), 'WEBHOOK_ALLOW_HTTP=true'],
+      [`https://127.0.0.1:${receiver.port}/hooks/loopback`, 'WEBHOOK_ALLOW_PRIVATE_URLS=true'],
+      ['https://localhost/hooks', 'WEBHOOK_ALLOW_PRIVATE_URLS=true'],
+    ];
+    for (const [url, setting] of cases) {
+      const refused = await request(api.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
+        key: tenant.key,
+        body: { url },
+      });
+      expect(refused.status, url).toBe(422);
+      expect(refused.body.code).toBe('invalid_webhook_url');
+      expect(refused.body.error).toContain(setting);
+    }
+    await api.stop('SIGTERM');
+  });
+
+  describe('with WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE_URLS', () => {
+    // A database of its own: the run's shared one is watched by the delivery suite's instances.
+    let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+    let orm: Orm | undefined;
+    beforeAll(async () => {
+      database = await createScratchDatabase('boxoffice_local_webhooks');
+      orm = await createOrm({ databaseUrl: database.url, entities });
+      await migrate(orm);
+    });
+    afterAll(async () => {
+      await stopAll();
+      await orm?.close();
+      await database?.drop();
+    });
+
+    it('are accepted and delivered to', async () => {
+      const api = await startApi({
+        DATABASE_URL: database!.url,
+        WEBHOOK_WORKER: 'in-process',
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      });
+      const tenant = await createTenantIn(orm!);
+      const event = await deliveredTo(api, tenant.key, 'allowed');
+      expect(event.type).toBe('event.created');
+      await api.stop('SIGTERM');
+    });
+  });
+});
