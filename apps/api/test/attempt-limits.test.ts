@@ -21,6 +21,7 @@ import {
   type CallResult,
   type TestServer,
 } from './setup';
+import { request, startApi, stopAll, type ApiProcess } from './scale/harness';
 
 const redisUrl = inject('redisUrl');
 
@@ -377,6 +378,28 @@ describe('failed API authentications while the database is unreachable', () => {
       headers: from('203.0.113.71'),
     });
     expect(elsewhere.status).toBe(503);
+  });
+});
+
+describe('failed API authentications, set by AUTH_FAILURES_PER_MINUTE', () => {
+  let api: ApiProcess;
+  beforeAll(async () => {
+    api = await startApi({
+      DATABASE_URL: inject('databaseUrl'),
+      AUTH_FAILURES_PER_MINUTE: '3',
+    });
+  });
+  afterAll(stopAll);
+
+  it('the server process refuses unknown keys past the configured number, and valid keys never', async () => {
+    const tenant = await createTenant(['read']);
+    const get = (key?: string) => request(api.baseUrl, 'GET', '/api/v1/events', { key });
+    for (let i = 0; i < 3; i++) expect((await get(unknownKey())).status).toBe(401);
+    const refused = await get(unknownKey());
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatch(/\(at most 3 in a minute\)/);
+    expect((await get()).status).toBe(429);
+    expect((await get(tenant.key)).status).toBe(200);
   });
 });
 
