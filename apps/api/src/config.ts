@@ -80,6 +80,11 @@ export const ConfigSchema = z.object({
     .default('bxo'),
   RATE_LIMIT_READS_PER_MINUTE: integer(60, 1),
   RATE_LIMIT_WRITES_PER_MINUTE: integer(10, 1),
+  /**
+   * Failed `/api/v1` authentications per client address a minute; past it, requests from that
+   * address without a valid key get a 429 (a valid key never does). No value turns it off.
+   */
+  AUTH_FAILURES_PER_MINUTE: integer(30, 1),
   BODY_LIMIT_BYTES: integer(100 * 1024, 1024),
   /** Open connections per instance; past it new connections are closed at once. */
   MAX_CONNECTIONS: integer(1000, 1),

@@ -107,7 +107,16 @@ async function serve(
     openApiFile: options.openApiFile,
     secureCookies: (config.COOKIE_SECURE ?? String(config.NODE_ENV === 'production')) === 'true',
     hsts: config.NODE_ENV === 'production',
-    attemptLimits: createAttemptLimits({ redis, keyPrefix: config.REDIS_KEY_PREFIX }),
+    attemptLimits: createAttemptLimits({
+      redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      limits: {
+        apiAuthFailures: {
+          points: config.AUTH_FAILURES_PER_MINUTE,
+          durationSeconds: 60,
+        },
+      },
+    }),
     requestDeadlineMs: config.DB_CONNECT_TIMEOUT_MS + config.DB_QUERY_TIMEOUT_MS,
     isStopping: () => http.draining,
     webhookUrls,

@@ -10,15 +10,18 @@ import {
 import { createOrm, type Orm } from '../src/db/orm';
 import { entities } from '../src/modules/entities';
 import { poolOf } from '../src/db/driver';
+import { revokeKey } from '../src/modules/api-keys/api-key.service';
 import {
   call,
   createTenant,
+  getTestOrm,
   startTestServer,
   useOfflineTestServer,
   useTestServer,
   type CallResult,
   type TestServer,
 } from './setup';
+import { request, startApi, stopAll, type ApiProcess } from './scale/harness';
 
 const redisUrl = inject('redisUrl');
 
@@ -212,8 +215,19 @@ describe('failed API authentications, per client address', () => {
   const get = (address: string, key?: string) =>
     call(server, 'GET', '/api/v1/events', { key, headers: from(address) });
 
-  it('past the limit, every request from the address is a 429 that queries no database', async () => {
-    const tenant = await createTenant(['read']);
+  const AUTH_REFUSAL =
+    /^Too many requests with a missing or invalid API key from this address \(at most 5 in a minute\)\. Retry after \d+ s\.$/;
+
+  /** The refusal of a request without a valid key from an address past the limit. */
+  function expectAuthRefusal(result: CallResult) {
+    expectRefused(result, 'too_many_failed_authentications', 60);
+    expect(result.body.error).toMatch(AUTH_REFUSAL);
+    expect(Object.keys(result.body as object).sort()).toEqual(['code', 'error']);
+    expect(result.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(result.headers.get('www-authenticate')).toBeNull();
+  }
+
+  it('past the limit, requests without a valid key get a 429; a well-formed key costs one lookup, anything else none', async () => {
     const before = acquired;
     for (let i = 0; i < LIMIT; i++) {
       expect((await get('203.0.113.50', unknownKey())).status).toBe(401);
@@ -222,26 +236,72 @@ describe('failed API authentications, per client address', () => {
     expect(acquired - before).toBe(LIMIT);
 
     const limitedAt = acquired;
-    const results = [
-      ...(await Promise.all(Array.from({ length: 20 }, () => get('203.0.113.50', unknownKey())))),
+    const unknown = await Promise.all(
+      Array.from({ length: 20 }, () => get('203.0.113.50', unknownKey())),
+    );
+    for (const result of unknown) expectAuthRefusal(result);
+    // A well-formed key might be valid: it is looked up, once.
+    expect(acquired - limitedAt).toBe(20);
+
+    const unreadAt = acquired;
+    for (const result of [
       await get('203.0.113.50'),
       await get('203.0.113.50', 'not-a-key'),
-      // A real key from that address waits too: the address is refused before any lookup.
-      await get('203.0.113.50', tenant.key),
-    ];
-    for (const result of results) {
-      expectRefused(result, 'too_many_failed_authentications', 60);
-      expect(result.body.error).toMatch(
-        /^Too many requests with a missing or invalid API key from this address \(at most 5 in a minute\)\. Retry after \d+ s\.$/,
-      );
-      expect(result.headers.get('x-ratelimit-limit')).toBeNull();
+      await call(server, 'GET', '/api/v1/events', {
+        headers: { ...from('203.0.113.50'), authorization: 'Basic abc' },
+      }),
+    ]) {
+      expectAuthRefusal(result);
     }
-    expect(acquired).toBe(limitedAt);
+    // A missing or malformed key cannot be valid: refused without the database.
+    expect(acquired).toBe(unreadAt);
+  });
 
-    // A legitimate client elsewhere is unaffected, and its checks keep their order.
-    const ok = await get('203.0.113.51', tenant.key);
-    expect(ok.status).toBe(200);
-    expect(ok.headers.get('x-ratelimit-limit')).toBe('100000');
+  it('never refuses a valid key: door scanners behind one address keep working while another device there fails', async () => {
+    const address = '203.0.113.52';
+    const doors = [await createTenant(['read']), await createTenant(['read'])];
+    const free = await createTenant(['read'], 'free');
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await get(address, unknownKey())).status).toBe(401);
+    }
+    expectAuthRefusal(await get(address, unknownKey()));
+
+    for (let round = 0; round < 3; round++) {
+      for (const door of doors) {
+        const ok = await get(address, door.key);
+        expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+        // Its own per-key limit, not the address's.
+        expect(ok.headers.get('x-ratelimit-limit')).toBe('100000');
+        expect(ok.headers.get('x-ratelimit-remaining')).toBe(String(100_000 - round - 1));
+      }
+      // The misconfigured device there is still refused.
+      expectAuthRefusal(await get(address, unknownKey()));
+      expectAuthRefusal(await get(address));
+    }
+    // A valid key's later checks keep their order.
+    expect((await get(address, free.key)).status).toBe(402);
+  });
+
+  it('past the limit, a revoked key is refused exactly as an unknown one: the 429 tells no more than a 401', async () => {
+    const address = '203.0.113.53';
+    const revoked = await createTenant(['read']);
+    await revokeKey((await getTestOrm()).em.fork(), revoked.apiKeyId);
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await get(address, unknownKey())).status).toBe(401);
+    }
+    const ofRevoked = await get(address, revoked.key);
+    const ofUnknown = await get(address, unknownKey());
+    expectAuthRefusal(ofRevoked);
+    expectAuthRefusal(ofUnknown);
+    const shape = (result: CallResult) => ({
+      status: result.status,
+      code: result.body.code,
+      error: (result.body.error as string).replace(/\d+ s\.$/, 'N s.'),
+      headers: [...result.headers.keys()]
+        .filter((name) => !['date', 'x-request-id', 'content-length'].includes(name))
+        .sort(),
+    });
+    expect(shape(ofRevoked)).toEqual(shape(ofUnknown));
   });
 
   it('counts every 401, including missing and malformed keys, and nothing else', async () => {
@@ -270,7 +330,9 @@ describe('failed API authentications, per client address', () => {
       await get(address, unknownKey()),
     ];
     expect(failures.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
-    expectRefused(await get(address, tenant.key), 'too_many_failed_authentications', 60);
+    expectRefused(await get(address, unknownKey()), 'too_many_failed_authentications', 60);
+    // The free organisation's key is still a valid key: its answer stays a 402.
+    expect((await get(address, tenant.key)).status).toBe(402);
   });
 
   it('keeps the documented order for valid keys, and rate limits exact', async () => {
@@ -302,19 +364,44 @@ describe('failed API authentications while the database is unreachable', () => {
     attemptLimits: limitsWith({ apiAuthFailures: { points: 3, durationSeconds: 60 } }),
   });
 
-  it('a limited address gets its 429 at once; a key lookup would have been a 503', async () => {
+  it('a limited address gets its 429 at once for a key that cannot be valid', async () => {
     const address = '203.0.113.70';
     const get = (key?: string) =>
       call(server, 'GET', '/api/v1/events', { key, headers: from(address) });
     // Malformed keys are refused without the database: they use up the address's attempts.
     for (let i = 0; i < 3; i++) expect((await get('malformed')).status).toBe(401);
-    expectRefused(await get(unknownKey()), 'too_many_failed_authentications', 60);
-    // Elsewhere the same request needs the database, which is down.
+    expectRefused(await get('malformed'), 'too_many_failed_authentications', 60);
+    expectRefused(await get(), 'too_many_failed_authentications', 60);
+    // A well-formed key might be valid, so it needs the database, which is down.
+    expect((await get(unknownKey())).status).toBe(503);
+    // Elsewhere the same.
     const elsewhere = await call(server, 'GET', '/api/v1/events', {
       key: unknownKey(),
       headers: from('203.0.113.71'),
     });
     expect(elsewhere.status).toBe(503);
+  });
+});
+
+describe('failed API authentications, set by AUTH_FAILURES_PER_MINUTE', () => {
+  let api: ApiProcess;
+  beforeAll(async () => {
+    api = await startApi({
+      DATABASE_URL: inject('databaseUrl'),
+      AUTH_FAILURES_PER_MINUTE: '3',
+    });
+  });
+  afterAll(stopAll);
+
+  it('the server process refuses unknown keys past the configured number, and valid keys never', async () => {
+    const tenant = await createTenant(['read']);
+    const get = (key?: string) => request(api.baseUrl, 'GET', '/api/v1/events', { key });
+    for (let i = 0; i < 3; i++) expect((await get(unknownKey())).status).toBe(401);
+    const refused = await get(unknownKey());
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatch(/\(at most 3 in a minute\)/);
+    expect((await get()).status).toBe(429);
+    expect((await get(tenant.key)).status).toBe(200);
   });
 });
 
@@ -363,5 +450,16 @@ describe.skipIf(!redisUrl)('counted in Redis, shared by two instances (needs RED
     expectRefused(await get(b, '203.0.113.80'), 'too_many_failed_authentications', 60);
     const tenant = await createTenant(['read']);
     expect((await get(b, '203.0.113.81', tenant.key)).status).toBe(200);
+    // A valid key from the limited address passes on both, with its own rate limit.
+    for (const server of [a, b]) {
+      const ok = await get(server, '203.0.113.80', tenant.key);
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(ok.headers.get('x-ratelimit-limit')).toBe('100000');
+    }
+    expectRefused(
+      await get(b, '203.0.113.80', unknownKey()),
+      'too_many_failed_authentications',
+      60,
+    );
   });
 });

@@ -16,7 +16,8 @@ import {
   type TestTenant,
 } from './setup';
 
-const INVALID_KEY = 'Invalid or missing API key';
+const MISSING_KEY =
+  "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…'.";
 const PLAN_REQUIRED =
   'API access requires the Pro plan. Upgrade in the dashboard under Settings → Plan.';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -28,10 +29,49 @@ const eventBody = (name = 'Scope check') => eventInput(name);
 
 const server = useTestServer();
 
-function expectInvalidKey(result: CallResult) {
+type AuthCode =
+  'missing_api_key' | 'malformed_authorization' | 'invalid_api_key' | 'revoked_api_key';
+
+/** A 401 with the challenge, the code of what is wrong and a message saying what to fix. */
+function expectUnauthorized(result: CallResult, code: AuthCode, error: string | RegExp) {
   expect(result.status, JSON.stringify(result.body)).toBe(401);
-  expect(result.body.error).toBe(INVALID_KEY);
+  expect(result.body.code).toBe(code);
+  if (typeof error === 'string') expect(result.body.error).toBe(error);
+  else expect(result.body.error).toMatch(error);
+  expect(result.headers.get('www-authenticate')).toBe('Bearer realm="boxoffice"');
   expect(result.body).not.toHaveProperty('data');
+}
+
+const expectMissingKey = (result: CallResult) =>
+  expectUnauthorized(result, 'missing_api_key', MISSING_KEY);
+
+/** The hint of a key, as the dashboard shows it: its prefix and last four characters. */
+const hintOf = (key: string) => `bxo_live_…${key.slice(-4)}`;
+
+function expectUnknownKey(result: CallResult, key: string) {
+  expectUnauthorized(
+    result,
+    'invalid_api_key',
+    `Invalid API key provided: ${hintOf(key)}. Check that the whole key was copied, or create a new one in the dashboard (Settings → API keys).`,
+  );
+}
+
+async function revokedAt(apiKeyId: string): Promise<string> {
+  const orm = await getTestOrm();
+  const [row] = await orm.em
+    .fork()
+    .execute<{ revoked_at: Date | string }[]>('select revoked_at from api_keys where id = ?', [
+      apiKeyId,
+    ]);
+  return new Date(row!.revoked_at).toISOString();
+}
+
+async function expectRevokedKey(result: CallResult, tenant: TestTenant) {
+  expectUnauthorized(
+    result,
+    'revoked_api_key',
+    `This API key (${hintOf(tenant.key)}) was revoked on ${await revokedAt(tenant.apiKeyId)}; create a new one in the dashboard (Settings → API keys).`,
+  );
 }
 
 async function setOrgPlan(organisationId: string, plan: 'free' | 'pro') {
@@ -45,23 +85,53 @@ async function revoke(apiKeyId: string) {
 }
 
 describe('401: the key', () => {
-  it('refuses a request without an Authorization header', async () => {
-    expectInvalidKey(await call(server, 'GET', '/api/v1/events'));
+  it('refuses a request without an Authorization header: missing_api_key', async () => {
+    expectMissingKey(await call(server, 'GET', '/api/v1/events'));
+    expectMissingKey(
+      await call(server, 'GET', '/api/v1/events', { headers: { authorization: '' } }),
+    );
   });
 
+  const USE_BEARER = "send the API key as 'Authorization: Bearer bxo_live_…'.";
   it.each([
-    ['Basic', (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`],
-    ['Basic with the raw key', (key: string) => `Basic ${key}`],
-    ['Token', (key: string) => `Token ${key}`],
-    ['no scheme', (key: string) => key],
-    ['an empty Bearer', () => 'Bearer '],
-    ['Bearer with two tokens', (key: string) => `Bearer ${key} ${key}`],
-  ])('refuses a valid key sent with %s', async (_name, header) => {
+    [
+      'Basic',
+      (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+      `The Authorization header uses the Basic scheme; ${USE_BEARER}`,
+    ],
+    [
+      'Basic with the raw key',
+      (key: string) => `Basic ${key}`,
+      `The Authorization header uses the Basic scheme; ${USE_BEARER}`,
+    ],
+    [
+      'Token',
+      (key: string) => `Token ${key}`,
+      `The Authorization header uses the Token scheme; ${USE_BEARER}`,
+    ],
+    [
+      'no scheme',
+      (key: string) => key,
+      `The Authorization header must be 'Bearer' and the key; ${USE_BEARER}`,
+    ],
+    [
+      'an empty Bearer',
+      () => 'Bearer ',
+      `The Authorization header has no API key after 'Bearer'; ${USE_BEARER}`,
+    ],
+    [
+      'Bearer with two tokens',
+      (key: string) => `Bearer ${key} ${key}`,
+      `The Authorization header must hold one API key after 'Bearer'; ${USE_BEARER}`,
+    ],
+  ])('refuses a valid key sent with %s: malformed_authorization', async (_name, header, error) => {
     const tenant = await createTenant();
     const result = await call(server, 'GET', '/api/v1/events', {
       headers: { authorization: header(tenant.key) },
     });
-    expectInvalidKey(result);
+    expectUnauthorized(result, 'malformed_authorization', error);
+    // The answer never repeats what was sent.
+    expect(JSON.stringify(result.body)).not.toContain(tenant.key.slice(-8));
   });
 
   it.each([
@@ -70,30 +140,38 @@ describe('401: the key', () => {
     ['no prefix', randomBase62(40)],
     ['characters outside base62', `bxo_live_${randomBase62(36)}-_!$`],
     ['not a key at all', 'hello'],
-  ])('refuses a malformed key (%s)', async (_name, key) => {
-    expectInvalidKey(await call(server, 'GET', '/api/v1/events', { key }));
+  ])('refuses a malformed key (%s): malformed_authorization', async (_name, key) => {
+    expectUnauthorized(
+      await call(server, 'GET', '/api/v1/events', { key }),
+      'malformed_authorization',
+      "The API key is not in the format of Boxoffice keys, 'bxo_live_' and 40 letters and digits; check that the whole key was copied.",
+    );
   });
 
-  it('refuses a well-formed key that does not exist', async () => {
+  it('refuses a well-formed key that does not exist: invalid_api_key', async () => {
     const key = `bxo_live_${randomBase62(40)}`;
-    expectInvalidKey(await call(server, 'GET', '/api/v1/events', { key }));
+    expectUnknownKey(await call(server, 'GET', '/api/v1/events', { key }), key);
   });
 
-  it('refuses a key whose last character was changed', async () => {
+  it('refuses a key whose last character was changed: invalid_api_key', async () => {
     const tenant = await createTenant();
     const last = tenant.key.at(-1) === 'a' ? 'b' : 'a';
     const key = `${tenant.key.slice(0, -1)}${last}`;
-    expectInvalidKey(await call(server, 'GET', '/api/v1/events', { key }));
+    expectUnknownKey(await call(server, 'GET', '/api/v1/events', { key }), key);
   });
 
-  it('refuses a revoked key on the very next request', async () => {
+  it('refuses a revoked key on the very next request: revoked_api_key, with the date', async () => {
     const tenant = await createTenant();
     const before = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
     expect(before.status).toBe(200);
     await revoke(tenant.apiKeyId);
-    expectInvalidKey(await call(server, 'GET', '/api/v1/events', { key: tenant.key }));
-    expectInvalidKey(
+    await expectRevokedKey(
+      await call(server, 'GET', '/api/v1/events', { key: tenant.key }),
+      tenant,
+    );
+    await expectRevokedKey(
       await call(server, 'POST', '/api/v1/events', { key: tenant.key, body: eventBody() }),
+      tenant,
     );
   });
 
@@ -108,7 +186,10 @@ describe('401: the key', () => {
       }
       await revoke(tenant.apiKeyId);
       for (const instance of [second, server]) {
-        expectInvalidKey(await call(instance, 'GET', '/api/v1/events', { key: tenant.key }));
+        await expectRevokedKey(
+          await call(instance, 'GET', '/api/v1/events', { key: tenant.key }),
+          tenant,
+        );
       }
     } finally {
       await second.close();
@@ -303,7 +384,8 @@ describe('403: scopes on every endpoint', () => {
         body: endpoint.body ? {} : undefined,
       });
       expect(result.status, `${endpoint.method} ${endpoint.path}`).toBe(401);
-      expect(result.body.error).toBe(INVALID_KEY);
+      expect(result.body.code).toBe('missing_api_key');
+      expect(result.body.error).toBe(MISSING_KEY);
     }
   });
 });
@@ -312,7 +394,10 @@ describe('order of the checks', () => {
   it('a revoked key of a free organisation is a 401, not a 402', async () => {
     const tenant = await createTenant(['read'], 'free');
     await revoke(tenant.apiKeyId);
-    expectInvalidKey(await call(server, 'GET', '/api/v1/events', { key: tenant.key }));
+    await expectRevokedKey(
+      await call(server, 'GET', '/api/v1/events', { key: tenant.key }),
+      tenant,
+    );
   });
 
   it('a free organisation with a key missing the scope is a 402, not a 403', async () => {
@@ -377,15 +462,15 @@ describe('order of the checks', () => {
       rawBody: '{"name": ',
       headers: { 'content-type': 'application/json' },
     });
-    expectInvalidKey(malformed);
+    expectMissingKey(malformed);
     const wrongType = await call(server, 'POST', '/api/v1/events', {
       rawBody: 'name=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expectInvalidKey(wrongType);
-    expectInvalidKey(await call(server, 'POST', '/api/v1/events', { body: { name: 42 } }));
-    expectInvalidKey(await call(server, 'GET', '/api/v1/events?limit=1000'));
-    expectInvalidKey(await call(server, 'GET', '/api/v1/events/not-an-id'));
+    expectMissingKey(wrongType);
+    expectMissingKey(await call(server, 'POST', '/api/v1/events', { body: { name: 42 } }));
+    expectMissingKey(await call(server, 'GET', '/api/v1/events?limit=1000'));
+    expectMissingKey(await call(server, 'GET', '/api/v1/events/not-an-id'));
   });
 
   it('a key missing the scope is a 403 before the body is parsed', async () => {

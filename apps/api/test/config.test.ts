@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       REDIS_KEY_PREFIX: 'bxo',
       RATE_LIMIT_READS_PER_MINUTE: 60,
       RATE_LIMIT_WRITES_PER_MINUTE: 10,
+      AUTH_FAILURES_PER_MINUTE: 30,
       BODY_LIMIT_BYTES: 102400,
       MAX_CONNECTIONS: 1000,
       HEADERS_TIMEOUT_MS: 10000,
@@ -65,6 +66,7 @@ describe('loadConfig', () => {
       METRICS_TOKEN: 'a-token-of-sixteen+',
       LOG_LEVEL: 'warn',
       SECRETS_ENCRYPTION_KEYS: `k2:${'ab'.repeat(32)}, k1:${Buffer.alloc(32, 7).toString('base64')}`,
+      AUTH_FAILURES_PER_MINUTE: '500',
       HOME: '/root',
     });
     expect(config).toMatchObject({
@@ -82,6 +84,7 @@ describe('loadConfig', () => {
         { id: 'k2', key: Buffer.alloc(32, 0xab) },
         { id: 'k1', key: Buffer.alloc(32, 7) },
       ],
+      AUTH_FAILURES_PER_MINUTE: 500,
     });
     expect(config).not.toHaveProperty('HOME');
   });
@@ -102,6 +105,8 @@ describe('loadConfig', () => {
     [{ DB_POOL_MAX: '0' }, 'DB_POOL_MAX: must be at least 1'],
     [{ DB_POOL_MAX: '2.5' }, 'DB_POOL_MAX: must be a whole number'],
     [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES: must be at least 1024'],
+    [{ AUTH_FAILURES_PER_MINUTE: '0' }, 'AUTH_FAILURES_PER_MINUTE: must be at least 1'],
+    [{ AUTH_FAILURES_PER_MINUTE: 'off' }, 'AUTH_FAILURES_PER_MINUTE: must be a whole number'],
     [{ NODE_ENV: 'prod' }, 'NODE_ENV: Invalid enum value'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL: Invalid enum value'],
     [{ COOKIE_SECURE: 'yes' }, 'COOKIE_SECURE: Invalid enum value'],

@@ -287,7 +287,7 @@ describe('examples/door-checkin', () => {
       { input: `${gala.tickets[2]!.code}\n`, apiKey: `bxo_live_${'x'.repeat(40)}` },
     );
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/401 Invalid or missing API key/);
+    expect(run.stderr).toMatch(/401 Invalid API key provided: bxo_live_…xxxx\./);
     expect(run.stdout).not.toMatch(/ADMITTED/);
     expect(await checkinCount(gala.tickets[2]!.id)).toBe(0);
   });

@@ -20,6 +20,7 @@ import {
   type Clock,
 } from '@boxoffice/sdk';
 import { randomBase62 } from '../src/core/ids';
+import { revokeKey } from '../src/modules/api-keys/api-key.service';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
 import { addOrder, buildEvent, buildPayout, cancelFixtureOrder } from './fixtures';
 import {
@@ -468,18 +469,32 @@ describe('check-ins', () => {
 describe('errors from the server', () => {
   it('401: an unknown key is an AuthenticationError, not retried', async () => {
     const recorder = recordingFetch();
-    const client = clientFor({ key: `bxo_live_${randomBase62(40)}` }, { fetch: recorder.fetch });
+    const key = `bxo_live_${randomBase62(40)}`;
+    const client = clientFor({ key }, { fetch: recorder.fetch });
     const error = await failure(client.events.list());
     expect(error).toBeInstanceOf(AuthenticationError);
+    const said = `Invalid API key provided: bxo_live_…${key.slice(-4)}. Check that the whole key was copied, or create a new one in the dashboard (Settings → API keys).`;
     expect(error).toMatchObject({
       status: 401,
-      error: 'Invalid or missing API key',
+      error: said,
       code: 'invalid_api_key',
-      message: '401 Invalid or missing API key',
+      message: `401 ${said}`,
     });
     expect(error.requestId).toEqual(expect.any(String));
     expect(error.requestId).toBe(error.headers?.get('x-request-id'));
     expect(recorder.sent).toHaveLength(1);
+  });
+
+  it('401: a malformed or revoked key is an AuthenticationError too, with its own code', async () => {
+    const malformed = await failure(clientFor({ key: 'bxo_live_cut-short' }).events.list());
+    expect(malformed).toBeInstanceOf(AuthenticationError);
+    expect(malformed).toMatchObject({ status: 401, code: 'malformed_authorization' });
+    const tenant = await createTenant(['read']);
+    await revokeKey((await getTestOrm()).em.fork(), tenant.apiKeyId);
+    const revoked = await failure(clientFor(tenant).events.list());
+    expect(revoked).toBeInstanceOf(AuthenticationError);
+    expect(revoked).toMatchObject({ status: 401, code: 'revoked_api_key' });
+    expect(revoked.error).toMatch(/^This API key \(bxo_live_…\w{4}\) was revoked on /);
   });
 
   it('402: an organisation on the free plan gets a PlanRequiredError', async () => {

@@ -88,7 +88,7 @@ describe('the API reference at /docs', () => {
     );
     await page.getByRole('button', { name: /Send/ }).first().click();
     expect((await sent).status()).toBe(401);
-    await page.getByText('invalid_api_key').first().waitFor();
+    await page.getByText('missing_api_key').first().waitFor();
     await page.waitForLoadState('networkidle');
 
     expect(offOrigin).toEqual([]);

@@ -6,12 +6,22 @@ import { checkAsNewProject } from '../scripts/new-project-check.mjs';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const readme = await readFile(path.join(packageRoot, 'README.md'), 'utf8');
+const rootReadme = await readFile(path.join(packageRoot, '..', '..', 'README.md'), 'utf8');
 
 /** The first TypeScript block after `heading`. */
-function example(heading: string): string {
-  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
+function example(heading: string, text = readme): string {
+  const section = text.slice(text.indexOf(`\n${heading}\n`));
   const match = /^```ts\n([\s\S]*?)^```$/m.exec(section);
   if (!match) throw new Error(`no TypeScript example under ${heading}`);
+  return match[1]!;
+}
+
+/** The file name the text before `heading`'s first TypeScript block tells the reader to use. */
+function fileNameFor(heading: string, text = readme): string {
+  const section = text.slice(text.indexOf(`\n${heading}\n`));
+  const before = section.slice(0, section.indexOf('```ts'));
+  const match = /\bsave\b[^`]*`([\w.-]+\.[cm]?ts)`/i.exec(before);
+  if (!match) throw new Error(`no file name for the example under ${heading}`);
   return match[1]!;
 }
 
@@ -23,6 +33,50 @@ function typeCheck(source: string): string {
     new Map([[file, source]]),
   )(file);
 }
+
+/**
+ * The diagnostics of `source` as the file `fileName` of the project `npm init -y` and `tsc --init`
+ * make: a CommonJS package (`"type": "commonjs"`), `module: nodenext`, `verbatimModuleSyntax`.
+ */
+function typeCheckInNpmInitProject(fileName: string, source: string): string {
+  const dir = path.join(packageRoot, '__npm_init__');
+  const file = path.join(dir, fileName);
+  return checkAsNewProject(path.join(packageRoot, 'tsconfig.json'), new Map([[file, source]]), {
+    files: new Map([
+      [path.join(dir, 'package.json'), JSON.stringify({ name: 'app', type: 'commonjs' })],
+    ]),
+    compilerOptions: {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'esnext',
+      verbatimModuleSyntax: true,
+      paths: { '@boxoffice/sdk': [path.join(packageRoot, 'src', 'index.ts')] },
+    },
+  })(file);
+}
+
+/**
+ * What a file's module format decides: top-level `await` or `import` in CommonJS (1309, 1286,
+ * 1295), a CommonJS `require` of an ES module (1479), `await` the target cannot run (1378), an
+ * unresolved import (2307). The SDK's sources resolve only with the bundler's rules, so other
+ * diagnostics are the full check's business (below).
+ */
+const MODULE_FORMAT = /\bTS(1309|1286|1295|1479|1378|2307):/;
+
+describe.each([
+  ['the SDK README', readme, '## Usage'],
+  ["the repository's README", rootReadme, '## SDK'],
+])('%s', (_name, text, heading) => {
+  it('names a file for its example that runs as it is in the project `npm init -y` makes', () => {
+    const source = example(heading, text);
+    const fileName = fileNameFor(heading, text);
+    expect(typeCheckInNpmInitProject(fileName, source)).not.toMatch(MODULE_FORMAT);
+    // The project is CommonJS: a plain `.ts` file there cannot hold the example.
+    expect(typeCheckInNpmInitProject('index.ts', source)).toMatch(
+      /TS1309: The current file is a CommonJS module and cannot use 'await' at the top level/,
+    );
+  }, 60_000);
+});
 
 describe('README', () => {
   it('has a Usage example that type-checks in a new project, without Node types', () => {
@@ -36,5 +90,9 @@ describe('README', () => {
     expect(typeCheck(`${usage}\nconsole.log(process.env['HOME']);\n`)).toMatch(
       /Cannot find name 'process'/,
     );
+  }, 60_000);
+
+  it("the repository's README has an SDK example that type-checks in a new project", () => {
+    expect(typeCheck(example('## SDK', rootReadme))).toBe('');
   }, 60_000);
 });

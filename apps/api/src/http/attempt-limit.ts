@@ -6,10 +6,6 @@ import { bounded, createCounter, RateLimiterRes, STORE_TIMEOUT_MS } from './limi
 export interface AttemptLimiter {
   /** Counts one attempt; throws the limit's 429 past it (a 503 if the store does not answer). */
   consume(key: string): Promise<void>;
-  /** Throws the limit's 429 if the key has no attempts left, without counting one. */
-  check(key: string): Promise<void>;
-  /** Counts one attempt that has already been answered otherwise: never a 429. */
-  record(key: string): Promise<void>;
   /** Gives one counted attempt back. */
   refund(key: string): Promise<void>;
   /** Forgets the key's attempts. */
@@ -61,15 +57,6 @@ export function createAttemptLimiter(options: AttemptLimiterOptions): AttemptLim
       } catch (error) {
         throw error instanceof RateLimiterRes ? refusal(error) : error;
       }
-    },
-    async check(key) {
-      const res = await call(() => counter.get(key));
-      if (res && res.consumedPoints >= options.points) throw refusal(res);
-    },
-    async record(key) {
-      await call(() => counter.consume(key)).catch((error: unknown) => {
-        if (!(error instanceof RateLimiterRes)) throw error;
-      });
     },
     async refund(key) {
       await call(() => counter.reward(key, 1));
@@ -130,7 +117,7 @@ export interface AttemptLimits {
   signInsByAccount: AttemptLimiter;
   /** Failed sign-ins per address, whatever the email: trying one password on many accounts. */
   signInsByAddress: AttemptLimiter;
-  /** Requests to `/api/v1` answered 401: guessing API keys. */
+  /** Requests to `/api/v1` answered 401; past the limit, requests without a valid key get 429. */
   apiAuthFailures: AttemptLimiter;
   /**
    * Webhook test events per endpoint (key: organisation and endpoint), and per organisation: each

@@ -1,17 +1,61 @@
 import type { RequestHandler } from 'express';
 import { rateLimitClassOf, type RateLimitClass, type RouteMetadata } from '@boxoffice/contract';
 import { AppError } from '../core/errors';
-import { authenticateKey } from '../modules/api-keys/api-key.service';
+import { iso } from '../core/iso-time';
+import { authenticateKey, hintOf, isKeyFormat } from '../modules/api-keys/api-key.service';
 import type { AttemptLimiter } from './attempt-limit';
 import { clientAddress } from './client-address';
 import { rateLimitHeaders, type RateLimits } from './rate-limit';
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** An authentication scheme's name, worth repeating back (a key is never one: it has `_`). */
+const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19}$/;
+const USE_BEARER = "send the API key as 'Authorization: Bearer bxo_live_…'.";
+const NEW_KEY = 'create a new one in the dashboard (Settings → API keys)';
 
-const invalidKey = () =>
-  new AppError(401, 'invalid_api_key', 'Invalid or missing API key', {
-    'WWW-Authenticate': 'Bearer realm="boxoffice"',
+const unauthorized = (code: string, message: string) =>
+  new AppError(401, code, message, { 'WWW-Authenticate': 'Bearer realm="boxoffice"' });
+
+/**
+ * The key an Authorization header carries, or the 401 that says what to fix. Only a key in the
+ * format of ours can be valid, so only that needs a lookup. The answer repeats at most a scheme's
+ * name, never the credentials.
+ */
+function readKey(header: string | undefined): { key: string } | { refusal: AppError } {
+  const [scheme = '', ...credentials] = (header ?? '').trim().split(/\s+/);
+  if (!scheme) {
+    return {
+      refusal: unauthorized(
+        'missing_api_key',
+        "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…'.",
+      ),
+    };
+  }
+  const malformed = (message: string) => ({
+    refusal: unauthorized('malformed_authorization', message),
   });
+  if (scheme.toLowerCase() !== 'bearer') {
+    return malformed(
+      credentials.length > 0 && SCHEME.test(scheme)
+        ? `The Authorization header uses the ${scheme} scheme; ${USE_BEARER}`
+        : `The Authorization header must be 'Bearer' and the key; ${USE_BEARER}`,
+    );
+  }
+  const [key, ...extra] = credentials;
+  if (!key) {
+    return malformed(`The Authorization header has no API key after 'Bearer'; ${USE_BEARER}`);
+  }
+  if (extra.length > 0) {
+    return malformed(
+      `The Authorization header must hold one API key after 'Bearer'; ${USE_BEARER}`,
+    );
+  }
+  if (!isKeyFormat(key)) {
+    return malformed(
+      "The API key is not in the format of Boxoffice keys, 'bxo_live_' and 40 letters and digits; check that the whole key was copied.",
+    );
+  }
+  return { key };
+}
 
 const PLAN_REQUIRED_MESSAGE =
   'API access requires the Pro plan. Upgrade in the dashboard under Settings → Plan.';
@@ -29,9 +73,11 @@ async function refuse(
 
 /**
  * The access checks of every public route, in the documented order: 401 (key) → 402 (plan) →
- * 403 (scope) → 429 (rate limit). Request validation and the handler come after. Before all of
- * them, an address with too many 401s gets a 429 without a key lookup: guessing keys must not
- * cost a database query each. `onRateLimited` hears of every rate-limit 429 (e.g. to count them).
+ * 403 (scope) → 429 (rate limit). Request validation and the handler come after. Every 401 counts
+ * against the client's address; past its limit, a request without a valid key gets a 429 instead.
+ * A valid key is never refused there (doors behind one address must not stop because one device
+ * sends a wrong key): a missing or malformed key is refused without a lookup, a well-formed one
+ * costs one indexed query. `onRateLimited` hears of every rate-limit 429 (e.g. to count them).
  */
 export function apiAccess(
   rateLimits: RateLimits,
@@ -39,14 +85,26 @@ export function apiAccess(
   onRateLimited: (kind: RateLimitClass) => void = () => undefined,
 ): RequestHandler {
   return async (req, res, next) => {
-    const address = clientAddress(req);
-    await authFailures.check(address);
-    const match = BEARER.exec(req.get('authorization') ?? '');
-    const key = match?.[1] ? await authenticateKey(res.locals.em, match[1]) : null;
-    if (!key) {
-      await authFailures.record(address);
-      throw invalidKey();
+    const read = readKey(req.get('authorization'));
+    if ('refusal' in read) {
+      await authFailures.consume(clientAddress(req));
+      throw read.refusal;
     }
+    const identity = await authenticateKey(res.locals.em, read.key);
+    if (identity.status !== 'active') {
+      // Past the limit, unknown and revoked keys get the same 429: it says no more than a 401.
+      await authFailures.consume(clientAddress(req));
+      throw identity.status === 'revoked'
+        ? unauthorized(
+            'revoked_api_key',
+            `This API key (${hintOf(read.key)}) was revoked on ${iso(identity.revokedAt)}; ${NEW_KEY}.`,
+          )
+        : unauthorized(
+            'invalid_api_key',
+            `Invalid API key provided: ${hintOf(read.key)}. Check that the whole key was copied, or ${NEW_KEY}.`,
+          );
+    }
+    const key = identity.key;
 
     const kind = rateLimitClassOf(req.method);
     if (key.plan !== 'pro') {

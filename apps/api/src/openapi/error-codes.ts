@@ -74,9 +74,15 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
   },
   malformed_request: { status: 400, when: 'The request is not valid HTTP/1.1.' },
   invalid_path: { status: 400, when: 'The request path is not valid URL encoding.' },
-  invalid_api_key: {
+  missing_api_key: { status: 401, when: 'No `Authorization` header: send `Bearer bxo_live_…`.' },
+  malformed_authorization: {
     status: 401,
-    when: 'No `Authorization: Bearer` key, or one that is unknown or revoked.',
+    when: 'An `Authorization` header that is not `Bearer` and one key, or a key not in the `bxo_live_…` format.',
+  },
+  invalid_api_key: { status: 401, when: 'A key in the right format that does not exist.' },
+  revoked_api_key: {
+    status: 401,
+    when: 'A key that was revoked; the message says when. Create a new one.',
   },
   plan_required: { status: 402, when: "The key's organisation is not on the Pro plan." },
   missing_scope: { status: 403, when: 'The key lacks the scope the operation needs.' },

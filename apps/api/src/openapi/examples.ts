@@ -556,7 +556,26 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
   ),
   malformed_request: error(400, 'malformed_request', 'the request is not valid HTTP/1.1'),
   invalid_path: error(400, 'invalid_path', 'the request path is not valid URL encoding'),
-  invalid_api_key: error(401, 'invalid_api_key', 'Invalid or missing API key'),
+  missing_api_key: error(
+    401,
+    'missing_api_key',
+    "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…'.",
+  ),
+  malformed_authorization: error(
+    401,
+    'malformed_authorization',
+    "The Authorization header uses the Basic scheme; send the API key as 'Authorization: Bearer bxo_live_…'.",
+  ),
+  invalid_api_key: error(
+    401,
+    'invalid_api_key',
+    'Invalid API key provided: bxo_live_…a1B2. Check that the whole key was copied, or create a new one in the dashboard (Settings → API keys).',
+  ),
+  revoked_api_key: error(
+    401,
+    'revoked_api_key',
+    'This API key (bxo_live_…a1B2) was revoked on 2026-05-28T09:12:44.000Z; create a new one in the dashboard (Settings → API keys).',
+  ),
   plan_required: error(
     402,
     'plan_required',

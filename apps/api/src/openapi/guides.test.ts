@@ -109,9 +109,14 @@ describe('referenceGuides', () => {
     );
     expect(quickStart).toContain('npm install @boxoffice/sdk');
     expect(quickStart).toContain(`new Boxoffice({ baseURL: '${SERVER_URL_PLACEHOLDER}' })`);
-    // What a new TypeScript project needs before the sample runs.
-    expect(quickStart).toContain('npm pkg set type=module');
+    const prose = quickStart.replace(/\s+/g, ' ');
+    // What a new TypeScript project needs before the sample runs: an ES module file.
+    expect(prose).toContain('save the one below as `quick-start.mts`');
     expect(quickStart).toContain('BOXOFFICE_API_KEY');
+    // A key that works: the demo's, or one of an organisation on the Pro plan.
+    expect(prose).toContain('use the demo API key it prints');
+    expect(prose).toContain('**402 `plan_required`**');
+    expect(prose).toContain('pnpm -s admin org set-plan org_… pro');
     expect(quickStart).toMatch(/for await \(const event of client\.events\.list\(/);
     expect(quickStart).toContain('await client.checkins.create({ ticket_id: ');
     expect(quickStart).toContain(`curl -G '${SERVER_URL_PLACEHOLDER}/events'`);
@@ -181,7 +186,7 @@ describe('codeSamples', () => {
     );
     expect(quickStart).toHaveLength(1);
     const samples = new Map<string, string>([
-      [path.join(dir, 'quick-start.ts'), quickStart[0]!],
+      [path.join(dir, 'quick-start.mts'), quickStart[0]!],
       ...routes.map(([key]): [string, string] => [
         path.join(dir, `${key}.ts`),
         codeSamples(key)[0]!.source,

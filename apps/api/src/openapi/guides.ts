@@ -199,12 +199,25 @@ npm install @boxoffice/sdk
 (Until its first release on npm, pack it from the Boxoffice repository with \`pnpm pack:sdk\` and
 install the tarball: see the SDK's README.)
 
-Make an API key in the dashboard (Settings → API keys) with the \`read\` and \`checkins:write\`
-scopes, and set the \`BOXOFFICE_API_KEY\` environment variable to it. The samples are ES modules
-with top-level \`await\`: in a new project (\`npm init -y\` makes a CommonJS one), run
-\`npm pkg set type=module\` first. \`tsc --init\` leaves Node's types out (\`"types": []\`), which the
-SDK does not need; code of your own that reads \`process.env\` needs \`npm install -D @types/node\`
-and \`"types": ["node"]\`. Then list the published events and check a ticket in:
+Set the \`BOXOFFICE_API_KEY\` environment variable to an API key with the \`read\` and
+\`checkins:write\` scopes:
+
+- **On a server started with \`pnpm start\`** in the Boxoffice repository, use the demo API key it
+  prints: the demo organisation is on the Pro plan, with published events, tickets and check-ins.
+- **Otherwise**, make a key in the dashboard (Settings → API keys). API access needs the Pro plan:
+  with a key of an organisation on the Free plan, where new ones start, every call answers
+  **402 \`plan_required\`** (the SDK throws a \`PlanRequiredError\`) until the organisation is
+  upgraded, in the dashboard under Settings → Plan, or by an operator with
+  \`pnpm -s admin org set-plan org_… pro\`. A new organisation has no events yet: the list below
+  prints nothing until you create some.
+
+The samples are ES modules with top-level \`await\`: save the one below as \`quick-start.mts\` and run
+it with \`npx tsx quick-start.mts\` (Node.js 24 runs it as it is: \`node quick-start.mts\`). The
+\`.mts\` makes it an ES module in any project, including the CommonJS one \`npm init -y\` makes, where
+a \`.ts\` file cannot use top-level \`await\`. \`tsc --init\` leaves Node's types out
+(\`"types": []\`), which the SDK does not need; code of your own that reads \`process.env\` needs
+\`npm install -D @types/node\` and \`"types": ["node"]\`. Then list the published events and check a
+ticket in (a ticket id from \`client.tickets.list()\`):
 
 \`\`\`ts
 ${QUICK_START_TYPESCRIPT}

@@ -66,7 +66,7 @@ describe.skipIf(!redisUrl)(
       for (const api of [a, b, a, b]) {
         const result = await request(api.baseUrl, 'GET', '/api/v1/events', { key: tenant.key });
         expect(result.status).toBe(401);
-        expect(result.body.error).toBe('Invalid or missing API key');
+        expect(result.body.code).toBe('revoked_api_key');
       }
     });
 

@@ -118,7 +118,10 @@ export class APIError extends BoxofficeError {
 export class BadRequestError extends APIError {
   override name = 'BadRequestError';
 }
-/** 401: the API key is missing, malformed, unknown or revoked. */
+/**
+ * 401: the API key is missing (`missing_api_key`), malformed (`malformed_authorization`), unknown
+ * (`invalid_api_key`) or revoked (`revoked_api_key`); `error` says what to fix.
+ */
 export class AuthenticationError extends APIError {
   override name = 'AuthenticationError';
 }

@@ -11,15 +11,14 @@ export interface KeyRow {
   organisation_id: string;
   key_hash: string;
   scopes: Scope[];
-  revoked: boolean;
+  revoked_at: Date | null;
   /** `last_used_at` is older than the resolution (or unset). */
   stale: boolean;
   plan: Plan;
 }
 
 const BY_HASH = statement<KeyRow, { keyHash: string }>(
-  `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
-          k.revoked_at is not null as revoked,
+  `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan, k.revoked_at,
           (k.last_used_at is null
            or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
      from api_keys k join organisations o on o.id = k.organisation_id

@@ -14,6 +14,12 @@ export const KEY_PREFIX = 'bxo_live_';
 /** 40 base62 characters: about 238 bits, far past the 32-character minimum. */
 const KEY_RANDOM_LENGTH = 40;
 const KEY_PATTERN = /^bxo_live_[0-9A-Za-z]{32,128}$/;
+/** Whether `raw` has the shape of a key this server generates (only those are looked up). */
+export const isKeyFormat = (raw: string): boolean => KEY_PATTERN.test(raw);
+
+/** The hint of a raw key, as the dashboard shows it: its prefix and last four characters. */
+export const hintOf = (raw: string): string => `${KEY_PREFIX}…${raw.slice(-4)}`;
+
 /** Active (unrevoked) keys an organisation may have: enough for every app, not a key store. */
 export const MAX_ACTIVE_KEYS = 50;
 
@@ -78,7 +84,7 @@ export async function generateKey(
     const apiKey = tx.create(ApiKey, {
       organisationId: org.id,
       name,
-      hint: `${KEY_PREFIX}…${raw.slice(-4)}`,
+      hint: hintOf(raw),
       keyHash: hashKey(raw),
       scopes,
       lastUsedAt: null,
@@ -120,27 +126,36 @@ export interface AuthenticatedKey {
   scopes: Scope[];
 }
 
+/** What a raw bearer token is: a live key, a revoked one (and since when), or nothing of ours. */
+export type KeyIdentity =
+  | { status: 'active'; key: AuthenticatedKey }
+  | { status: 'revoked'; revokedAt: Date }
+  | { status: 'unknown' };
+
 /**
- * Finds the active key for a raw bearer token, with its organisation's plan, in one indexed query.
+ * Finds the key for a raw bearer token, with its organisation's plan, in one indexed query.
  * Nothing is cached, so a revocation or plan change applies to the very next request on every
- * instance. Returns null for anything that is not a live key.
+ * instance. A token not in the key format is `unknown` without a query.
  */
-export async function authenticateKey(
-  em: EntityManager,
-  raw: string,
-): Promise<AuthenticatedKey | null> {
-  if (!KEY_PATTERN.test(raw)) return null;
+export async function authenticateKey(em: EntityManager, raw: string): Promise<KeyIdentity> {
+  if (!isKeyFormat(raw)) return { status: 'unknown' };
   const keyHash = hashKey(raw);
   const row = await findKeyByHash(em, keyHash);
-  if (!row || row.revoked) return null;
+  if (!row) return { status: 'unknown' };
   // The index lookup already matched; the constant-time comparison keeps the final check free of
   // timing differences should the lookup ever become a prefix or range scan.
-  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(keyHash, 'hex'))) return null;
+  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(keyHash, 'hex'))) {
+    return { status: 'unknown' };
+  }
+  if (row.revoked_at) return { status: 'revoked', revokedAt: row.revoked_at };
   if (row.stale) void touchKey(em, row.id, new Date()).catch(() => undefined);
   return {
-    apiKeyId: row.id,
-    organisationId: row.organisation_id,
-    plan: row.plan,
-    scopes: row.scopes,
+    status: 'active',
+    key: {
+      apiKeyId: row.id,
+      organisationId: row.organisation_id,
+      plan: row.plan,
+      scopes: row.scopes,
+    },
   };
 }
