@@ -2,6 +2,7 @@ import express from 'express';
 import { notFoundHandler } from './error-handler';
 import { REFERENCE_BUNDLE, referenceAssetsDir } from './reference-assets';
 import { contentSecurityPolicy } from './security-headers';
+import { staticFiles } from './static-files';
 
 /** Where the reference page and its files are served. */
 export const REFERENCE_PATH = '/docs';
@@ -78,9 +79,10 @@ export function referencePage(assetsDir: string = referenceAssetsDir()): express
   router.get(`/${SCRIPT}`, (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('text/javascript').send(script);
   });
+  // Scalar's chunks carry a content hash in their names; its entry module does not.
   router.use(
     `/${ASSETS}`,
-    express.static(assetsDir, { index: false, redirect: false, maxAge: '1h' }),
+    staticFiles(assetsDir, { index: false, redirect: false, hashedDir: 'chunks' }),
   );
   // Anything else (other methods included) gets the JSON 404, not the router's automatic answers.
   router.use(notFoundHandler);
