@@ -63,6 +63,7 @@ describe('the API reference', () => {
   it('has its page and entry modules revalidated, and keeps its hashed chunks for a year', async () => {
     expect(await cacheControl('/docs')).toBe('no-cache');
     expect(await cacheControl('/docs/reference.js')).toBe('no-cache');
+    expect(await cacheControl('/docs/reference.css')).toBe('no-cache');
     expect(await cacheControl('/docs/assets/standalone.esm.js')).toBe('no-cache');
     const chunks = await readdir(path.join(referenceAssetsDir(), 'chunks'));
     const chunk = chunks.find((name) => /-[A-Za-z0-9_-]{8}\.js$/.test(name));
