@@ -56,6 +56,14 @@ describe('accessibility, in every page and state', () => {
     await page.getByRole('heading', { name: 'List events' }).first().waitFor();
     await page.waitForLoadState('networkidle');
     await checkAccessibility('/docs, an operation');
+
+    // It follows the system's dark mode.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${origin}/docs`);
+    await page.getByRole('heading', { name: 'SDK quick start' }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await checkAccessibility('/docs, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('sign-in, sign-up, keys, plan and webhooks', async () => {

@@ -87,8 +87,9 @@ new MutationObserver(() => {
 }).observe(document.body, { childList: true, subtree: true });
 `;
 
-// Scalar's light theme, with every text colour at a contrast of at least 4.5:1 on the backgrounds
-// it is drawn on (WCAG AA). Scalar injects its own theme after this file, hence !important.
+// Scalar's themes, light and dark (it follows the system's, and has a switch), with every text
+// colour at a contrast of at least 4.5:1 on the backgrounds it is drawn on (WCAG AA). Scalar
+// injects its own theme after this file, hence !important.
 const styles = `.light-mode {
   --scalar-color-2: #5c5c5c !important;
   --scalar-color-3: #666666 !important;
@@ -100,6 +101,9 @@ const styles = `.light-mode {
   --scalar-color-red: #c0181d !important;
   --scalar-color-purple: #5203d1 !important;
   --scalar-color-query: #006b70 !important;
+}
+.dark-mode {
+  --scalar-color-3: #a4a4a4 !important;
 }
 /* The tab stops given to code blocks show where focus is. */
 .scalar-app pre > code:focus-visible {
