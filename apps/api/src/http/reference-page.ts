@@ -85,6 +85,7 @@ new MutationObserver(() => {
     complete();
   });
 }).observe(document.body, { childList: true, subtree: true });
+complete();
 `;
 
 // Scalar's themes, light and dark (it follows the system's, and has a switch), with every text
