@@ -20,6 +20,7 @@ import { requestDeadline } from './http/deadline';
 import { requestId } from './http/request-id';
 import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { homePage } from './http/home-page';
+import { staticFiles } from './http/static-files';
 import { RoutePatterns, routeLabel } from './http/routes';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
@@ -59,7 +60,7 @@ export interface AppDeps {
 /** The built single-page dashboard; paths without a file get its `index.html` (client routing). */
 function dashboardPages(dir: string): express.Router {
   const pages = express.Router();
-  pages.use(express.static(dir, { index: 'index.html', maxAge: '1h' }));
+  pages.use(staticFiles(dir, { index: 'index.html', hashedDir: 'assets' }));
   pages.get('/{*path}', (_req, res) => {
     res.set('Cache-Control', 'no-cache').sendFile(path.join(dir, 'index.html'));
   });

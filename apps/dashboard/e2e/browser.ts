@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 /** Debian's Chromium, never a downloaded one. */
@@ -11,12 +12,16 @@ const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+/** Every browser the suites drive is launched here: `CHROMIUM_PATH`, else Debian's Chromium. */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  // Playwright's own message for a missing browser points at a download; the suites use the system's.
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `The browser tests need Chromium, and there is none at ${executablePath}: install it (apt install chromium on Debian or Ubuntu; elsewhere, any Chrome or Chromium) or set CHROMIUM_PATH to its executable.`,
+    );
+  }
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
 
 declare global {

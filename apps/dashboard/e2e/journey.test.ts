@@ -329,6 +329,11 @@ describe('dashboard journey', () => {
       await dialog.waitFor();
       const signingSecret = await dialog.getByLabel('Signing secret').inputValue();
       expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      // Copied with one press, which the button and a status line confirm.
+      await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+      await dialog.getByRole('button', { name: 'Copied', exact: true }).waitFor();
+      await dialog.getByRole('status').getByText('Copied to the clipboard.').waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(signingSecret);
       await dialog.getByRole('button', { name: 'Done' }).click();
       await dialog.waitFor({ state: 'detached' });
 

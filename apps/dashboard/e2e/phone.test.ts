@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityViolations } from './accessibility';
 import { run } from './api-server';
 import { browserSuite } from './suite';
 import { refreshUntilDelivered, startWebhookReceiver } from './webhook-receiver';
@@ -39,24 +39,6 @@ let page: Page;
 let origin: string;
 
 const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
-
-declare global {
-  interface Window {
-    axe?: typeof axe;
-  }
-}
-
-/** What axe-core finds wrong on the page as it stands (loaded by the test, outside its policy). */
-async function accessibilityViolations(): Promise<string[]> {
-  await page.evaluate(axe.source);
-  return page.evaluate(async () => {
-    const results = await window.axe!.run(document, { resultTypes: ['violations'] });
-    return results.violations.map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  });
-}
 
 /**
  * The page's width against the screen's, where an open dialog sits, at each phone width; and no
@@ -93,7 +75,7 @@ async function fitsEveryWidth(screen: string): Promise<void> {
     }
     // A modal dialog is fixed to the screen: a full-page picture would show it out of place.
     if (width === WIDTHS[0]) {
-      expect(await accessibilityViolations(), `${screen} at ${width} px: axe-core`).toEqual([]);
+      expect(await accessibilityViolations(page), `${screen} at ${width} px: axe-core`).toEqual([]);
     }
     await page.screenshot({
       path: path.join(screenshots, `${screen}-${width}.png`),
@@ -218,6 +200,17 @@ describe('the dashboard on a phone', () => {
       await card.getByRole('button', { name: 'Deliveries' }).click();
       await refreshUntilDelivered(card);
       await fitsEveryWidth('14-webhook-deliveries');
+      // Each delivery's status is in sight at the narrowest width, without scrolling the table.
+      await page.setViewportSize({ width: WIDTHS[0], height: 780 });
+      const status = card.getByRole('cell', { name: 'delivered', exact: true });
+      const [cell, wrap] = await Promise.all([
+        status.boundingBox(),
+        card.locator('.table-wrap').boundingBox(),
+      ]);
+      expect(cell, 'the status cell is shown').not.toBeNull();
+      expect(cell!.x + cell!.width, 'the status column within the table').toBeLessThanOrEqual(
+        wrap!.x + wrap!.width,
+      );
 
       // Editing it: the form in a dialog, with every event type once "All events" is unticked.
       await card.getByRole('button', { name: 'Edit', exact: true }).click();

@@ -2,10 +2,12 @@ import express from 'express';
 import { notFoundHandler } from './error-handler';
 import { REFERENCE_BUNDLE, referenceAssetsDir } from './reference-assets';
 import { contentSecurityPolicy } from './security-headers';
+import { staticFiles } from './static-files';
 
 /** Where the reference page and its files are served. */
 export const REFERENCE_PATH = '/docs';
 const SCRIPT = 'reference.js';
+const STYLES = 'reference.css';
 const ASSETS = 'assets';
 
 /**
@@ -41,6 +43,7 @@ const page = `<!doctype html>
     <meta name="robots" content="noindex" />
     <link rel="icon" href="data:," />
     <title>Boxoffice API reference</title>
+    <link rel="stylesheet" href="${REFERENCE_PATH}/${STYLES}" />
     <script type="module" src="${REFERENCE_PATH}/${SCRIPT}"></script>
   </head>
   <body>
@@ -62,6 +65,52 @@ const { createApiReference } = await import('${REFERENCE_PATH}/${ASSETS}/${REFER
 
 const mount = document.getElementById('reference');
 createApiReference(mount, JSON.parse(mount.dataset.configuration));
+
+// What Scalar has no option for, on whatever it renders: a code block that scrolls sideways gets a
+// tab stop, so a keyboard can scroll it; a code block's copy button, whose label is hidden until
+// hovered (or absent), gets a name.
+const complete = () => {
+  for (const code of document.querySelectorAll('pre > code:not([tabindex])')) code.tabIndex = 0;
+  for (const button of document.querySelectorAll('button[class*="copy-button"]:not([aria-label])')) {
+    button.setAttribute('aria-label', 'Copy');
+  }
+};
+// One pass a frame, however much Scalar changed in it.
+let queued = false;
+new MutationObserver(() => {
+  if (queued) return;
+  queued = true;
+  requestAnimationFrame(() => {
+    queued = false;
+    complete();
+  });
+}).observe(document.body, { childList: true, subtree: true });
+complete();
+`;
+
+// Scalar's themes, light and dark (it follows the system's, and has a switch), with every text
+// colour at a contrast of at least 4.5:1 on the backgrounds it is drawn on (WCAG AA). Scalar
+// injects its own theme after this file, hence !important.
+const styles = `.light-mode {
+  --scalar-color-2: #5c5c5c !important;
+  --scalar-color-3: #666666 !important;
+  --scalar-color-accent: #0069b4 !important;
+  --scalar-color-blue: #0b64b4 !important;
+  --scalar-color-green: #03684b !important;
+  --scalar-color-yellow: #8a5a00 !important;
+  --scalar-color-orange: #b53c0a !important;
+  --scalar-color-red: #c0181d !important;
+  --scalar-color-purple: #5203d1 !important;
+  --scalar-color-query: #006b70 !important;
+}
+.dark-mode {
+  --scalar-color-3: #a4a4a4 !important;
+}
+/* The tab stops given to code blocks show where focus is. */
+.scalar-app pre > code:focus-visible {
+  outline: 2px solid var(--scalar-color-accent);
+  outline-offset: -2px;
+}
 `;
 
 /**
@@ -78,9 +127,13 @@ export function referencePage(assetsDir: string = referenceAssetsDir()): express
   router.get(`/${SCRIPT}`, (_req, res) => {
     res.set('Cache-Control', 'no-cache').type('text/javascript').send(script);
   });
+  router.get(`/${STYLES}`, (_req, res) => {
+    res.set('Cache-Control', 'no-cache').type('text/css').send(styles);
+  });
+  // Scalar's chunks carry a content hash in their names; its entry module does not.
   router.use(
     `/${ASSETS}`,
-    express.static(assetsDir, { index: false, redirect: false, maxAge: '1h' }),
+    staticFiles(assetsDir, { index: false, redirect: false, hashedDir: 'chunks' }),
   );
   // Anything else (other methods included) gets the JSON 404, not the router's automatic answers.
   router.use(notFoundHandler);

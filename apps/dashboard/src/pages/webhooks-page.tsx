@@ -441,7 +441,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
             caption="Latest messages, newest first"
             columns={[
               'Event',
-              'Made',
+              { label: 'Made', className: 'column-secondary' },
               'Status',
               'Attempts',
               { label: 'Actions', visuallyHidden: true },
@@ -451,9 +451,9 @@ function Deliveries({ endpointId }: { endpointId: string }) {
               <tr key={message.id}>
                 <th scope="row">
                   <code>{message.type}</code>
-                  <span className="status-detail muted">{message.id}</span>
+                  <span className="status-detail muted message-id">{message.id}</span>
                 </th>
-                <td>
+                <td className="column-secondary">
                   <time dateTime={message.created_at}>{formatDateTime(message.created_at)}</time>
                 </td>
                 <td>
@@ -505,19 +505,41 @@ function SecretDialog({
   onClose: () => void;
 }) {
   const inputId = useId();
+  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copySecret = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopy('copied');
+    } catch {
+      setCopy('failed');
+    }
+  };
   return (
     <Dialog title={title} onClose={onClose}>
       <div className="field">
         <label htmlFor={inputId}>Signing secret</label>
-        <input
-          id={inputId}
-          className="secret"
-          readOnly
-          value={secret}
-          spellCheck={false}
-          data-autofocus
-          onFocus={(event) => event.currentTarget.select()}
-        />
+        <div className="copy-row">
+          <input
+            id={inputId}
+            className="secret"
+            readOnly
+            value={secret}
+            spellCheck={false}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => void copySecret()}
+            data-autofocus
+          >
+            {copy === 'copied' ? 'Copied' : 'Copy'}
+          </button>
+        </div>
+        <p className="field-hint" role="status">
+          {copy === 'copied' && 'Copied to the clipboard.'}
+          {copy === 'failed' && 'Could not copy: select the secret and copy it yourself.'}
+        </p>
       </div>
       <p>
         Verify each request with it: <code>client.webhooks.unwrap(body, headers, secret)</code> in
