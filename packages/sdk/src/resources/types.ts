@@ -3,7 +3,7 @@
 
 /** The paging parameters of the lists that page by cursor. `PaginationQuerySchema` of @boxoffice/contract. */
 export interface PageParams {
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  /** The page to start at, from 1 (1 when absent). Not with `cursor`. */
   page?: string | number | undefined;
   /** Items per page, 1–100 (default 20). */
   limit?: string | number | undefined;
@@ -576,7 +576,7 @@ export interface WebhookEndpointWithSecret extends WebhookEndpoint {
 
 /** `WebhookEndpointListQuerySchema` of @boxoffice/contract, as the API accepts it. */
 export interface WebhookEndpointListParams {
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  /** The page to start at, from 1 (1 when absent). Not with `cursor`. */
   page?: string | number | undefined;
   /** Items per page, 1–100 (default 20). */
   limit?: string | number | undefined;
