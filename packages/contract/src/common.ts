@@ -419,3 +419,51 @@ export function readRoutes<
     },
   } as const;
 }
+
+/** What a write route says beyond its place: its body, and its words for the reference. */
+interface WriteRoute<Path extends string, Item extends z.ZodTypeAny, Body extends z.ZodTypeAny> {
+  /** The collection's path, e.g. `/events`. */
+  path: Path;
+  item: Item;
+  body: Body;
+  summary: string;
+  description: string;
+}
+
+/** `POST path`: creates one object from `body` and answers it, 201. */
+export const createRoute = <
+  Path extends string,
+  Item extends z.ZodTypeAny,
+  Body extends z.ZodTypeAny,
+  Metadata extends RouteMetadata = typeof writeRoute,
+>(
+  route: WriteRoute<Path, Item, Body> & { metadata?: Metadata },
+) =>
+  ({
+    method: 'POST',
+    path: route.path,
+    body: route.body,
+    responses: { 201: itemEnvelope(route.item), ...mutationResponses },
+    metadata: (route.metadata ?? writeRoute) as Metadata,
+    summary: route.summary,
+    description: route.description,
+  }) as const;
+
+/** `PATCH path/:id`: changes one object with `body` and answers it as it is now. */
+export const updateRoute = <
+  Path extends string,
+  Item extends z.ZodTypeAny,
+  Body extends z.ZodTypeAny,
+>(
+  route: WriteRoute<Path, Item, Body>,
+) =>
+  ({
+    method: 'PATCH',
+    path: `${route.path}/:id`,
+    pathParams: IdPathSchema,
+    body: route.body,
+    responses: { 200: itemEnvelope(route.item), ...mutationResponses },
+    metadata: writeRoute,
+    summary: route.summary,
+    description: route.description,
+  }) as const;

@@ -1,19 +1,19 @@
-import { initContract } from '@ts-rest/core';
-import type { z } from 'zod';
-import { commonResponses, readRoutes } from './common';
+import { initContract, type AppRouter } from '@ts-rest/core';
+import { commonResponses } from './common';
 
-const c = initContract();
+const c: ReturnType<typeof initContract> = initContract();
+const options = { commonResponses, strictStatusCodes: true as const };
 
-/** The router of a read-only resource: `list` and `get` (see `readRoutes`). Internal. */
-export const readOnlyRouter = <
-  Path extends string,
-  Item extends z.ZodTypeAny,
-  Query extends z.ZodTypeAny,
->(
-  read: Parameters<typeof readRoutes<Path, Item, Query>>[0],
-) => {
-  const routes = { ...readRoutes(read) };
-  const options = { commonResponses, strictStatusCodes: true as const };
-  // ts-rest cannot check a router whose paths and schemas are still type parameters.
-  return c.router<typeof routes, string, typeof options>(routes as never, options);
-};
+/** The router ts-rest makes of `Routes`, with the options every resource shares. */
+export type ResourceRouter<Routes extends AppRouter> = ReturnType<
+  typeof c.router<Routes, string, typeof options>
+>;
+
+/**
+ * The router of one resource: its routes (`readRoutes`, and `createRoute`/`updateRoute` for those
+ * the API writes), each answering the shared error responses and only the statuses it declares.
+ * Internal.
+ */
+export const resourceRouter = <Routes extends AppRouter>(routes: Routes): ResourceRouter<Routes> =>
+  // ts-rest cannot check a router whose routes are still a type parameter.
+  c.router<Routes, string, typeof options>(routes as never, options);
