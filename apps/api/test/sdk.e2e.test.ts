@@ -631,6 +631,28 @@ describe('errors from the server', () => {
     expect((error as APIConnectionError).url).toBe(url);
   });
 
+  it('says what is wrong when baseURL lacks /api/v1, and only then', async () => {
+    const tenant = await createTenant();
+    const root = new Boxoffice({ apiKey: tenant.key, baseURL: server.baseUrl, logLevel: 'off' });
+    const error = await failure(root.events.get('evt_0000000000000000'));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.code).toBe('route_not_found');
+    expect(error.message).toBe(
+      `404 route not found: GET /events/evt_0000000000000000. The baseURL ${server.baseUrl} does not end in /api/v1, where the Boxoffice API is served: try ${server.baseUrl}/api/v1`,
+    );
+    const listError = await failure(root.events.list());
+    expect(listError.message).toContain(`The baseURL ${server.baseUrl} does not end in /api/v1`);
+
+    const right = new Boxoffice({
+      apiKey: tenant.key,
+      baseURL: `${server.baseUrl}/api/v1`,
+      logLevel: 'off',
+    });
+    const missing = await failure(right.events.get('evt_0000000000000000'));
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing.message).not.toContain('baseURL');
+  });
+
   describe('with baseURL pointing at the dashboard instead of the API', () => {
     let withDashboard: TestServer;
     let dashboardDir = '';

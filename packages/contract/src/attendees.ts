@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { booleanParam, PaginationQuerySchema, textParam, TimestampSchema } from './common';
+import {
+  booleanParam,
+  PaginationQuerySchema,
+  readRoutes,
+  textParam,
+  TimestampSchema,
+} from './common';
 import { byEvent, sinceUpdated } from './list-filters';
-import { readOnlyRouter } from './read-only-router';
+import { resourceRouter } from './resource-router';
 
 export const AttendeeAnswerSchema = z.object({
   /** The question asked at checkout. */
@@ -53,12 +59,14 @@ export const AttendeeListQuerySchema = PaginationQuerySchema.extend({
 });
 export type AttendeeListQuery = z.input<typeof AttendeeListQuerySchema>;
 
-export const attendeesContract = readOnlyRouter({
-  path: '/attendees',
-  item: AttendeeSchema,
-  query: AttendeeListQuerySchema,
-  plural: 'attendees',
-  singular: 'an attendee',
-  description:
-    '`checked_in` is true while the attendee’s ticket is checked in; `email` matches ignoring case.',
-});
+export const attendeesContract = resourceRouter(
+  readRoutes({
+    path: '/attendees',
+    item: AttendeeSchema,
+    query: AttendeeListQuerySchema,
+    plural: 'attendees',
+    singular: 'an attendee',
+    description:
+      '`checked_in` is true while the attendee’s ticket is checked in; `email` matches ignoring case.',
+  }),
+);

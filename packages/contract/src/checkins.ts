@@ -1,12 +1,9 @@
-import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   checkinWriteRoute,
-  commonResponses,
+  createRoute,
   enumListParam,
   exactlyOneOf,
-  itemEnvelope,
-  mutationResponses,
   PaginationQuerySchema,
   readRoutes,
   textParam,
@@ -15,8 +12,7 @@ import {
   TimestampSchema,
 } from './common';
 import { byEvent } from './list-filters';
-
-const c = initContract();
+import { resourceRouter } from './resource-router';
 
 export const CHECKIN_DIRECTIONS = ['entry', 'exit'] as const;
 export const CheckinDirectionSchema = z.enum(CHECKIN_DIRECTIONS);
@@ -101,26 +97,22 @@ export const CheckinListQuerySchema = PaginationQuerySchema.extend({
 });
 export type CheckinListQuery = z.input<typeof CheckinListQuerySchema>;
 
-export const checkinsContract = c.router(
-  {
-    ...readRoutes({
-      path: '/checkins',
-      item: CheckinSchema,
-      query: CheckinListQuerySchema,
-      plural: 'check-ins',
-      singular: 'a check-in',
-      description: '`since` filters on server receipt time (`created_at`), inclusive.',
-    }),
-    create: {
-      method: 'POST',
-      path: '/checkins',
-      body: CheckinCreateSchema,
-      responses: { 201: itemEnvelope(CheckinSchema), ...mutationResponses },
-      metadata: checkinWriteRoute,
-      summary: 'Check a ticket in or out',
-      description:
-        'By `ticket_id` or scanned `code` (exactly one). Entry of a valid ticket admits it; exit of a checked-in ticket lets it out again. An admitted ticket scanned again is a 409, as is a void ticket; a ticket of another event than `event_id` is a 422. Send an `Idempotency-Key` so a retried scan is never counted twice.',
-    },
-  },
-  { commonResponses, strictStatusCodes: true },
-);
+export const checkinsContract = resourceRouter({
+  ...readRoutes({
+    path: '/checkins',
+    item: CheckinSchema,
+    query: CheckinListQuerySchema,
+    plural: 'check-ins',
+    singular: 'a check-in',
+    description: '`since` filters on server receipt time (`created_at`), inclusive.',
+  }),
+  create: createRoute({
+    path: '/checkins',
+    item: CheckinSchema,
+    body: CheckinCreateSchema,
+    metadata: checkinWriteRoute,
+    summary: 'Check a ticket in or out',
+    description:
+      'By `ticket_id` or scanned `code` (exactly one). Entry of a valid ticket admits it; exit of a checked-in ticket lets it out again. An admitted ticket scanned again is a 409, as is a void ticket; a ticket of another event than `event_id` is a 422. Send an `Idempotency-Key` so a retried scan is never counted twice.',
+  }),
+});

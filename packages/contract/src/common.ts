@@ -1,5 +1,14 @@
 import { z } from 'zod';
 
+/** One refused value of a `validation_failed` error. */
+export const ErrorDetailSchema = z.object({
+  /** The field or query parameter, dotted for nested fields (`events.0`); empty for the whole body. */
+  field: z.string(),
+  /** What is wrong with it, naming it. */
+  message: z.string(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
+
 /** Every failure answers with this body: `error` is always present; `code` is a stable machine-readable kind. */
 export const ErrorSchema = z
   .object({
@@ -9,6 +18,8 @@ export const ErrorSchema = z
     code: z.string().optional(),
     /** The request's id, on a 500: quote it when reporting the problem. */
     request_id: z.string().optional(),
+    /** With `validation_failed`: each value refused (at most 10), the first one as in `error`. */
+    details: z.array(ErrorDetailSchema).optional(),
   })
   .passthrough();
 export type ApiErrorBody = z.infer<typeof ErrorSchema>;
@@ -83,9 +94,12 @@ export const TimestampSchema = z
 /** How long after its `updated_at` (or `created_at`) a write may still commit: see `sync_checkpoint`. */
 export const SYNC_OVERLAP_SECONDS = 60;
 
-/** What a cursor looks like, for the OpenAPI document (opaque: never build or parse one). */
-const CURSOR_EXAMPLE =
-  'eyJ2IjoxLCJhIjpbIjIwMjYtMTEtMDJUMTA6MTU6MDAuMDAwKzAwOjAwIiwib3JkXzBWYmdBVWEza1Q5bVEyeExyOFpwMVdjRSJdfQ.hH3c1Y5r2GJ0K0m8b3bI5w';
+/**
+ * What a cursor looks like, for the OpenAPI document: one the server issued (for the second page of
+ * an order list), so it has the real form. Opaque to clients: never build or parse one.
+ */
+export const CURSOR_EXAMPLE =
+  'eyJ2IjoxLCJhIjpbIjIwMjYtMTEtMDJUMTA6MTU6MDAuMDAwMDAwKzAwOjAwIiwib3JkXzBWYmdBVWEza1Q5bVEyeExyOFpwMVdjRSJdLCJwIjoyLCJ0IjozNDMsInMiOjE3OTM2MTQ4MDAwMDAsImYiOiJmMVpNRzd3eUJJQzkybUdGIn0.Tk0Hu7Cwu8LaEFHAPxYb8w';
 
 export const listEnvelope = <T extends z.ZodTypeAny>(item: T) =>
   z.object({
@@ -173,7 +187,13 @@ export const MoneySchema = z.number().int().nonnegative().max(2_147_483_647);
  * UTF-16 surrogate, as JSON's `"\ud800"` can carry, would be stored as U+FFFD, changing the text).
  */
 // eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
-export const TextSchema = z.string().regex(/^[^\u0000\uD800-\uDFFF]*$/u, {
+export const TEXT_PATTERN = /^[^\u0000\uD800-\uDFFF]*$/u;
+/**
+ * `TEXT_PATTERN` as the OpenAPI document states it: schema tools (Python's among them) cannot
+ * generate from a surrogate range, and JSON text has no lone surrogates to refuse, so it says NUL.
+ */
+export const TEXT_WIRE_PATTERN = '^[^\\x00]*$';
+export const TextSchema = z.string().regex(TEXT_PATTERN, {
   message: 'must be text without NUL characters or unpaired UTF-16 surrogates',
 });
 
@@ -182,7 +202,7 @@ export const TextSchema = z.string().regex(/^[^\u0000\uD800-\uDFFF]*$/u, {
 // and either returns the typed value or adds one issue whose message names the parameter. The
 // declared input types are the natural ones, so SDK callers write `limit: 50`, `checked_in: true`.
 
-type ParamResult<T> = { ok: true; value: T } | { ok: false };
+type ParamResult<T> = { ok: true; value: T } | { ok: false; message?: string };
 
 /** An OpenAPI schema of a parameter as it travels in the URL. */
 type WireSchema = Record<string, unknown>;
@@ -194,6 +214,7 @@ type WireSchema = Record<string, unknown>;
 const documented = <S extends z.ZodTypeAny>(schema: S, wire: WireSchema): S =>
   Object.assign(schema, { metaOpenApi: { ...wire, nullable: false } });
 
+/** A refused value: `message` when the parser says what is wrong, else the parameter's own. */
 const queryParam = <In, Out>(
   message: string,
   parse: (value: unknown) => ParamResult<Out>,
@@ -206,7 +227,7 @@ const queryParam = <In, Out>(
         if (value === undefined) return undefined;
         const result = parse(value);
         if (!result.ok) {
-          ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: result.message ?? message });
           return z.NEVER;
         }
         return result.value;
@@ -215,37 +236,33 @@ const queryParam = <In, Out>(
     wire,
   );
 
-/** An integer parameter; absent, it is `fallback`, or stays undefined with `fill: false`. */
-const integerParam = <Fill extends boolean = true>(
+/** An integer parameter from `min` to `max`; absent, it is `fallback`, or undefined with no fallback. */
+const integerParam = <Fallback extends number | undefined>(
   name: string,
   min: number,
   max: number,
-  fallback: number,
-  fill: Fill = true as Fill,
+  fallback: Fallback,
 ) => {
-  const range =
-    max === Number.MAX_SAFE_INTEGER
-      ? `an integer greater than or equal to ${min}`
-      : `an integer between ${min} and ${max}`;
+  const range = `an integer between ${min} and ${max}`;
   const param = queryParam<number | string, number>(
     `${name} must be ${range}`,
     (value) => {
       const text = typeof value === 'number' ? String(value) : value;
-      if (typeof text !== 'string' || !/^\s*[0-9]{1,16}\s*$/.test(text)) return { ok: false };
+      // Digits only, so `1e3`, `0x10` and `1.0` are refused; any number of them, so that a value
+      // past `max` (even past 2^53) is named as out of range.
+      if (typeof text !== 'string' || !/^\s*[0-9]+\s*$/.test(text)) return { ok: false };
       const parsed = Number(text);
-      return Number.isSafeInteger(parsed) && parsed >= min && parsed <= max
-        ? { ok: true, value: parsed }
-        : { ok: false };
+      return parsed >= min && parsed <= max ? { ok: true, value: parsed } : { ok: false };
     },
-    `${range}; default ${fallback}`,
+    fallback === undefined ? `${range}; 1 when absent` : `${range}; default ${fallback}`,
     {},
   );
-  const wire: WireSchema = { type: 'integer', minimum: min, default: fallback };
-  if (max !== Number.MAX_SAFE_INTEGER) wire.maximum = max;
+  // No `default` without a fallback: generated clients send declared defaults.
+  const wire: WireSchema = { type: 'integer', minimum: min, maximum: max };
+  if (fallback !== undefined) wire.default = fallback;
   return documented(
     param.transform(
-      (value) =>
-        (fill ? (value ?? fallback) : value) as Fill extends true ? number : number | undefined,
+      (value) => (value ?? fallback) as Fallback extends number ? number : number | undefined,
     ),
     wire,
   );
@@ -263,20 +280,29 @@ const cursorParam = queryParam<string, string>(
 );
 
 /**
- * `page` stays undefined when absent (the server reads it as 1): a `cursor` cannot be combined
- * with an explicit `page`.
+ * The query of a route that takes no parameters: any parameter is refused (a misspelt one would
+ * otherwise be ignored without a word).
  */
-export const PaginationQuerySchema = z.object({
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
-  page: integerParam('page', 1, Number.MAX_SAFE_INTEGER, 1, false),
-  /** Items per page, 1–100 (default 20). */
-  limit: integerParam('limit', 1, 100, 20),
-  /**
-   * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
-   * last item. Not with `page`.
-   */
-  cursor: cursorParam,
-});
+export const NoQuerySchema = z.object({}).strict();
+
+/**
+ * The query of every list: `page` or `cursor`, and `limit`. Strict, as the lists' filters that
+ * extend it: an unknown parameter is a 400, not a filter silently ignored. `page` stays undefined
+ * when absent (the server reads it as 1): a `cursor` cannot be combined with an explicit `page`.
+ */
+export const PaginationQuerySchema = z
+  .object({
+    /** The page to start at, from 1 (1 when absent). Not with `cursor`. */
+    page: integerParam('page', 1, Number.MAX_SAFE_INTEGER, undefined),
+    /** Items per page, 1–100 (default 20). */
+    limit: integerParam('limit', 1, 100, 20),
+    /**
+     * The `next_cursor` of an earlier page: continues that walk, with the same filters, after its
+     * last item. Not with `page`.
+     */
+    cursor: cursorParam,
+  })
+  .strict();
 export type PaginationQuery = z.input<typeof PaginationQuerySchema>;
 
 /** A timestamp filter such as `updated_since`. */
@@ -334,12 +360,16 @@ export const booleanParam = (name: string) =>
 export const textParam = (name: string, max = 200) =>
   queryParam<string, string>(
     `${name} must be a single value between 1 and ${max} characters`,
-    (value) =>
-      typeof value === 'string' && value.length > 0 && value.length <= max && !value.includes('\0')
-        ? { ok: true, value }
-        : { ok: false },
+    (value) => {
+      if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+        return { ok: false };
+      }
+      return value.includes('\0')
+        ? { ok: false, message: `${name} must be text without NUL characters (%00)` }
+        : { ok: true, value };
+    },
     `Up to ${max} characters`,
-    { type: 'string', minLength: 1, maxLength: max },
+    { type: 'string', minLength: 1, maxLength: max, pattern: TEXT_WIRE_PATTERN },
   );
 
 export const IdPathSchema = z.object({ id: z.string() });
@@ -381,6 +411,7 @@ export function readRoutes<
       method: 'GET',
       path: `${resource.path}/:id`,
       pathParams: IdPathSchema,
+      query: NoQuerySchema,
       responses: { 200: itemEnvelope(resource.item), 404: ErrorSchema },
       metadata: readRoute,
       summary: `Get ${resource.singular}`,
@@ -388,3 +419,51 @@ export function readRoutes<
     },
   } as const;
 }
+
+/** What a write route says beyond its place: its body, and its words for the reference. */
+interface WriteRoute<Path extends string, Item extends z.ZodTypeAny, Body extends z.ZodTypeAny> {
+  /** The collection's path, e.g. `/events`. */
+  path: Path;
+  item: Item;
+  body: Body;
+  summary: string;
+  description: string;
+}
+
+/** `POST path`: creates one object from `body` and answers it, 201. */
+export const createRoute = <
+  Path extends string,
+  Item extends z.ZodTypeAny,
+  Body extends z.ZodTypeAny,
+  Metadata extends RouteMetadata = typeof writeRoute,
+>(
+  route: WriteRoute<Path, Item, Body> & { metadata?: Metadata },
+) =>
+  ({
+    method: 'POST',
+    path: route.path,
+    body: route.body,
+    responses: { 201: itemEnvelope(route.item), ...mutationResponses },
+    metadata: (route.metadata ?? writeRoute) as Metadata,
+    summary: route.summary,
+    description: route.description,
+  }) as const;
+
+/** `PATCH path/:id`: changes one object with `body` and answers it as it is now. */
+export const updateRoute = <
+  Path extends string,
+  Item extends z.ZodTypeAny,
+  Body extends z.ZodTypeAny,
+>(
+  route: WriteRoute<Path, Item, Body>,
+) =>
+  ({
+    method: 'PATCH',
+    path: `${route.path}/:id`,
+    pathParams: IdPathSchema,
+    body: route.body,
+    responses: { 200: itemEnvelope(route.item), ...mutationResponses },
+    metadata: writeRoute,
+    summary: route.summary,
+    description: route.description,
+  }) as const;

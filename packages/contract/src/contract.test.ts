@@ -1,5 +1,6 @@
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import {
   CheckinCreateSchema,
   contract,
@@ -88,9 +89,44 @@ describe('pagination', () => {
     },
   );
 
-  it.each(['0', '-3', 'x', '2.5'])('refuses page=%j with a message naming page', (page) => {
-    const result = PaginationQuerySchema.safeParse({ page });
-    expect(firstMessage(result)).toBe('page must be an integer greater than or equal to 1');
+  it.each(['0', '-3', 'x', '2.5', '9007199254740992', '12345678901234567890'])(
+    'refuses page=%j with a message naming page and its range',
+    (page) => {
+      const result = PaginationQuerySchema.safeParse({ page });
+      expect(firstMessage(result)).toBe('page must be an integer between 1 and 9007199254740991');
+    },
+  );
+
+  it('takes the last safe page', () => {
+    expect(PaginationQuerySchema.parse({ page: '9007199254740991' }).page).toBe(
+      Number.MAX_SAFE_INTEGER,
+    );
+  });
+});
+
+describe('query parameters', () => {
+  const gets = routes(contract).filter((route) => route.method === 'GET');
+
+  it('are strict on every GET: a misspelt parameter is refused, not ignored', () => {
+    expect(gets).toHaveLength(16);
+    for (const route of gets) {
+      const query = route.query as z.ZodTypeAny | undefined;
+      expect(query, route.path).toBeDefined();
+      const result = query?.safeParse({ staus: 'refunded' });
+      expect(result?.error?.issues[0], route.path).toMatchObject({
+        code: 'unrecognized_keys',
+        keys: ['staus'],
+      });
+    }
+  });
+
+  it('refuse a NUL in a text filter, naming it and the character', () => {
+    expect(firstMessage(EventListQuerySchema.safeParse({ q: 'a\u0000b' }))).toBe(
+      'q must be text without NUL characters (%00)',
+    );
+    expect(firstMessage(EventListQuerySchema.safeParse({ q: ['a', 'b'] }))).toBe(
+      'q must be a single value between 1 and 200 characters',
+    );
   });
 });
 

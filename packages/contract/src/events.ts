@@ -1,11 +1,7 @@
-import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  commonResponses,
+  createRoute,
   CurrencySchema,
-  IdPathSchema,
-  itemEnvelope,
-  mutationResponses,
   PaginationQuerySchema,
   readRoutes,
   textParam,
@@ -13,11 +9,10 @@ import {
   timestampParam,
   TimestampSchema,
   TimeZoneSchema,
-  writeRoute,
+  updateRoute,
 } from './common';
 import { byStatus, sinceUpdated } from './list-filters';
-
-const c = initContract();
+import { resourceRouter } from './resource-router';
 
 export const EVENT_STATUSES = ['draft', 'published', 'completed', 'cancelled'] as const;
 export const EventStatusSchema = z.enum(EVENT_STATUSES);
@@ -131,38 +126,30 @@ export const EventListQuerySchema = PaginationQuerySchema.extend({
 });
 export type EventListQuery = z.input<typeof EventListQuerySchema>;
 
-export const eventsContract = c.router(
-  {
-    ...readRoutes({
-      path: '/events',
-      item: EventSchema,
-      query: EventListQuerySchema,
-      plural: 'events',
-      singular: 'an event',
-      description:
-        'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `q` matches names containing the text, ignoring case.',
-    }),
-    create: {
-      method: 'POST',
-      path: '/events',
-      body: EventCreateSchema,
-      responses: { 201: itemEnvelope(EventSchema), ...mutationResponses },
-      metadata: writeRoute,
-      summary: 'Create an event',
-      description:
-        'New events are `draft` unless `status` says `published`. `ends_at` must be after `starts_at`.',
-    },
-    update: {
-      method: 'PATCH',
-      path: '/events/:id',
-      pathParams: IdPathSchema,
-      body: EventUpdateSchema,
-      responses: { 200: itemEnvelope(EventSchema), ...mutationResponses },
-      metadata: writeRoute,
-      summary: 'Update an event or change its status',
-      description:
-        'Any subset of the writable fields. Status changes: draft → published → completed, draft|published → cancelled; anything else is a 409.',
-    },
-  },
-  { commonResponses, strictStatusCodes: true },
-);
+export const eventsContract = resourceRouter({
+  ...readRoutes({
+    path: '/events',
+    item: EventSchema,
+    query: EventListQuerySchema,
+    plural: 'events',
+    singular: 'an event',
+    description:
+      'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `q` matches names containing the text, ignoring case.',
+  }),
+  create: createRoute({
+    path: '/events',
+    item: EventSchema,
+    body: EventCreateSchema,
+    summary: 'Create an event',
+    description:
+      'New events are `draft` unless `status` says `published`. `ends_at` must be after `starts_at`.',
+  }),
+  update: updateRoute({
+    path: '/events',
+    item: EventSchema,
+    body: EventUpdateSchema,
+    summary: 'Update an event or change its status',
+    description:
+      'Any subset of the writable fields. Status changes: draft → published → completed, draft|published → cancelled; anything else is a 409.',
+  }),
+});

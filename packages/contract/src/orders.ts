@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { PaginationQuerySchema, textParam, TimestampSchema } from './common';
+import { PaginationQuerySchema, readRoutes, textParam, TimestampSchema } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
-import { readOnlyRouter } from './read-only-router';
+import { resourceRouter } from './resource-router';
 
 export const ORDER_STATUSES = ['pending', 'completed', 'cancelled', 'refunded'] as const;
 export const OrderStatusSchema = z.enum(ORDER_STATUSES);
@@ -59,11 +59,13 @@ export const OrderListQuerySchema = PaginationQuerySchema.extend({
 });
 export type OrderListQuery = z.input<typeof OrderListQuerySchema>;
 
-export const ordersContract = readOnlyRouter({
-  path: '/orders',
-  item: OrderSchema,
-  query: OrderListQuerySchema,
-  plural: 'orders',
-  singular: 'an order',
-  description: '`email` matches the buyer’s email ignoring case; `reference` matches exactly.',
-});
+export const ordersContract = resourceRouter(
+  readRoutes({
+    path: '/orders',
+    item: OrderSchema,
+    query: OrderListQuerySchema,
+    plural: 'orders',
+    singular: 'an order',
+    description: '`email` matches the buyer’s email ignoring case; `reference` matches exactly.',
+  }),
+);

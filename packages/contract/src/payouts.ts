@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DateSchema, PaginationQuerySchema, TimestampSchema } from './common';
+import { DateSchema, PaginationQuerySchema, readRoutes, TimestampSchema } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
-import { readOnlyRouter } from './read-only-router';
+import { resourceRouter } from './resource-router';
 
 export const PAYOUT_STATUSES = ['pending', 'in_transit', 'paid', 'cancelled', 'failed'] as const;
 export const PayoutStatusSchema = z.enum(PAYOUT_STATUSES);
@@ -50,12 +50,14 @@ export const PayoutListQuerySchema = PaginationQuerySchema.extend({
 });
 export type PayoutListQuery = z.input<typeof PayoutListQuerySchema>;
 
-export const payoutsContract = readOnlyRouter({
-  path: '/payouts',
-  item: PayoutSchema,
-  query: PayoutListQuerySchema,
-  plural: 'promoter payouts',
-  singular: 'a payout',
-  description:
-    'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `amount` is the net: `gross_amount - fees_amount - refunds_amount`.',
-});
+export const payoutsContract = resourceRouter(
+  readRoutes({
+    path: '/payouts',
+    item: PayoutSchema,
+    query: PayoutListQuerySchema,
+    plural: 'promoter payouts',
+    singular: 'a payout',
+    description:
+      'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `amount` is the net: `gross_amount - fees_amount - refunds_amount`.',
+  }),
+);

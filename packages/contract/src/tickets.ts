@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { PaginationQuerySchema, textParam, TimestampSchema } from './common';
+import { PaginationQuerySchema, readRoutes, textParam, TimestampSchema } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
-import { readOnlyRouter } from './read-only-router';
+import { resourceRouter } from './resource-router';
 
 export const TICKET_STATUSES = ['valid', 'checked_in', 'void'] as const;
 export const TicketStatusSchema = z.enum(TICKET_STATUSES);
@@ -50,12 +50,14 @@ export const TicketListQuerySchema = PaginationQuerySchema.extend({
 });
 export type TicketListQuery = z.input<typeof TicketListQuerySchema>;
 
-export const ticketsContract = readOnlyRouter({
-  path: '/tickets',
-  item: TicketSchema,
-  query: TicketListQuerySchema,
-  plural: 'tickets',
-  singular: 'a ticket',
-  description:
-    'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `code` finds the ticket of a scanned barcode.',
-});
+export const ticketsContract = resourceRouter(
+  readRoutes({
+    path: '/tickets',
+    item: TicketSchema,
+    query: TicketListQuerySchema,
+    plural: 'tickets',
+    singular: 'a ticket',
+    description:
+      'Ordered by `created_at` then `id`; with `updated_since`, by `updated_at` then `id`. `code` finds the ticket of a scanned barcode.',
+  }),
+);

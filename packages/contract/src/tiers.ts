@@ -1,20 +1,15 @@
-import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  commonResponses,
-  IdPathSchema,
-  itemEnvelope,
+  createRoute,
   MoneySchema,
-  mutationResponses,
   PaginationQuerySchema,
   readRoutes,
   TextSchema,
   TimestampSchema,
-  writeRoute,
+  updateRoute,
 } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
-
-const c = initContract();
+import { resourceRouter } from './resource-router';
 
 export const TIER_STATUSES = ['on_sale', 'paused', 'hidden', 'sold_out'] as const;
 export const TierStatusSchema = z.enum(TIER_STATUSES);
@@ -134,37 +129,29 @@ export const TierListQuerySchema = PaginationQuerySchema.extend({
 });
 export type TierListQuery = z.input<typeof TierListQuerySchema>;
 
-export const tiersContract = c.router(
-  {
-    ...readRoutes({
-      path: '/tiers',
-      item: TierSchema,
-      query: TierListQuerySchema,
-      plural: 'ticket tiers',
-      singular: 'a ticket tier',
-      description:
-        'Ordered by `sort_order` then `id`; with `updated_since`, by `updated_at` then `id`.',
-    }),
-    create: {
-      method: 'POST',
-      path: '/tiers',
-      body: TierCreateSchema,
-      responses: { 201: itemEnvelope(TierSchema), ...mutationResponses },
-      metadata: writeRoute,
-      summary: 'Create a ticket tier',
-      description:
-        'The tier takes its event’s currency. An unknown `event_id` is a 422; a cancelled or completed event is a 409.',
-    },
-    update: {
-      method: 'PATCH',
-      path: '/tiers/:id',
-      pathParams: IdPathSchema,
-      body: TierUpdateSchema,
-      responses: { 200: itemEnvelope(TierSchema), ...mutationResponses },
-      metadata: writeRoute,
-      summary: 'Update a ticket tier',
-      description: 'Lowering `quantity_total` below `quantity_sold` is a 409.',
-    },
-  },
-  { commonResponses, strictStatusCodes: true },
-);
+export const tiersContract = resourceRouter({
+  ...readRoutes({
+    path: '/tiers',
+    item: TierSchema,
+    query: TierListQuerySchema,
+    plural: 'ticket tiers',
+    singular: 'a ticket tier',
+    description:
+      'Ordered by `sort_order` then `id`; with `updated_since`, by `updated_at` then `id`.',
+  }),
+  create: createRoute({
+    path: '/tiers',
+    item: TierSchema,
+    body: TierCreateSchema,
+    summary: 'Create a ticket tier',
+    description:
+      'The tier takes its event’s currency. An unknown `event_id` is a 422; a cancelled or completed event is a 409.',
+  }),
+  update: updateRoute({
+    path: '/tiers',
+    item: TierSchema,
+    body: TierUpdateSchema,
+    summary: 'Update a ticket tier',
+    description: 'Lowering `quantity_total` below `quantity_sold` is a 409.',
+  }),
+});

@@ -6,6 +6,7 @@ import {
   IdPathSchema,
   itemEnvelope,
   mutationResponses,
+  NoQuerySchema,
   PaginationQuerySchema,
   TextSchema,
   TimestampSchema,
@@ -42,6 +43,11 @@ export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 /** `*` subscribes to every type, present and future. */
 export const WebhookSubscriptionSchema = z.union([WebhookEventTypeSchema, z.literal('*')]);
 
+/** Tells the document a URL is one (`format: uri`): the server checks it with its own rules. */
+function asUri<S extends z.ZodString>(schema: S): S {
+  return Object.assign(schema, { metaOpenApi: { format: 'uri' } });
+}
+
 export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 export const WebhookEndpointStatusSchema = z.enum(WEBHOOK_ENDPOINT_STATUSES);
 
@@ -49,7 +55,7 @@ export const WebhookEndpointSchema = z.object({
   /** The endpoint's id, `we_…`. */
   id: z.string(),
   /** Where changes are sent: an https URL that accepts POST requests. */
-  url: z.string(),
+  url: asUri(z.string()),
   /** A note of the organisation's on what the endpoint is for. */
   description: z.string().nullable(),
   /** The event types sent to it, or `["*"]` for every type. */
@@ -81,7 +87,7 @@ const events = z
   .min(1)
   .max(WEBHOOK_EVENT_TYPES.length + 1)
   .describe('Event types to receive, or `["*"]` for all');
-const url = z.string().min(1).max(2048).describe('An https URL that accepts POST requests');
+const url = asUri(z.string().min(1).max(2048).describe('An https URL that accepts POST requests'));
 const description = TextSchema.max(500).nullable();
 
 export const WebhookEndpointCreateSchema = z
@@ -158,6 +164,7 @@ export const webhookEndpointsContract = c.router(
       method: 'GET',
       path: '/webhook_endpoints/:id',
       pathParams: IdPathSchema,
+      query: NoQuerySchema,
       responses: { 200: itemEnvelope(WebhookEndpointSchema), 404: ErrorSchema },
       metadata: writeRoute,
       summary: 'Get a webhook endpoint',

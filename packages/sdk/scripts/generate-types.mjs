@@ -26,6 +26,21 @@ const BASES = [
 ];
 
 /**
+ * The contract's sets of values, each declared once as a type that the fields and filters holding
+ * exactly that set name: [name, schema, doc].
+ */
+const ENUMS = [
+  ['EventStatus', 'EventStatusSchema', "An event's status."],
+  ['TierStatus', 'TierStatusSchema', "A ticket tier's status."],
+  ['WritableTierStatus', 'WritableTierStatusSchema', 'The statuses a client may give a tier.'],
+  ['OrderStatus', 'OrderStatusSchema', "An order's status."],
+  ['TicketStatus', 'TicketStatusSchema', "A ticket's status."],
+  ['CheckinDirection', 'CheckinDirectionSchema', 'Whether a check-in admitted or let out.'],
+  ['PayoutStatus', 'PayoutStatusSchema', "A payout's status."],
+  ['WebhookEndpointStatus', 'WebhookEndpointStatusSchema', "A webhook endpoint's status."],
+];
+
+/**
  * [exported name, schema, side, base]: what the SDK receives (`output`) or sends (`input`); `base`
  * names an interface above whose fields it has, and which it then extends. A type with every field
  * of one of the BASES extends it without saying so.
@@ -62,10 +77,24 @@ const TYPES = [
 const undocumented = [];
 
 function generate() {
-  const { checker, aliases } = contractTypes([...BASES, ...TYPES]);
+  const enums = ENUMS.map(([name, schema]) => [name, schema, 'output']);
+  const { checker, aliases } = contractTypes([...enums, ...BASES, ...TYPES]);
   const F = ts.TypeFormatFlags;
   const flags = F.NoTruncation | F.UseSingleQuotesForStringLiteralType;
   const str = (type) => checker.typeToString(type, undefined, flags);
+
+  /** The values of a set of string literal types, as one key. */
+  const valuesKey = (types) =>
+    types
+      .map((t) => t.value)
+      .sort()
+      .join('|');
+  const enumByValues = new Map(ENUMS.map(([name]) => [valuesKey(aliases.get(name).types), name]));
+  /** The name of the enum that is exactly these members' string literals, if one is. */
+  const enumOf = (members) => {
+    const literals = members.filter((m) => m.isStringLiteral());
+    return literals.length > 1 ? enumByValues.get(valuesKey(literals)) : undefined;
+  };
 
   const isObjectLiteral = (type) =>
     (type.flags & ts.TypeFlags.Object) !== 0 &&
@@ -90,6 +119,11 @@ function generate() {
   function print(type, indent) {
     if (type.isUnion()) {
       let members = type.types;
+      const named = enumOf(members);
+      if (named) {
+        const rest = members.filter((m) => !m.isStringLiteral());
+        return [named, ...rest.map((m) => print(m, indent))].join(' | ');
+      }
       // A list filter takes one value, an array of them or a comma-separated string; in TypeScript
       // the values are what matters, so `string` gives way to the values the array holds.
       const values = members
@@ -98,6 +132,11 @@ function generate() {
         .find((element) => element?.isUnion() && element.types.every((t) => t.isStringLiteral()));
       if (values && members.some((m) => m.flags & ts.TypeFlags.String)) {
         members = [...values.types, ...members.filter((m) => !(m.flags & ts.TypeFlags.String))];
+        const valuesNamed = enumOf(values.types);
+        if (valuesNamed) {
+          const rest = members.filter((m) => !m.isStringLiteral());
+          return [valuesNamed, ...rest.map((m) => print(m, indent))].join(' | ');
+        }
       } else if (!members.some(isObjectLiteral) && !members.some((m) => checker.isArrayType(m))) {
         return str(type);
       }
@@ -174,7 +213,11 @@ function generate() {
       `/** \`${schema}\` of @boxoffice/contract, ${what}. */\nexport interface ${name}`,
     );
   });
-  const body = [...bases, ...exported].join('\n');
+  const declaredEnums = ENUMS.map(
+    ([name, schema, text]) =>
+      `/** ${text} \`${schema}\` of @boxoffice/contract. */\nexport type ${name} = ${str(aliases.get(name))};\n`,
+  );
+  const body = [...declaredEnums, ...bases, ...exported].join('\n');
   return `// Generated from @boxoffice/contract by scripts/generate-types.mjs: do not edit, run
 // \`pnpm generate\` after changing the contract.
 

@@ -23,7 +23,8 @@ export interface CursorScope {
 }
 
 const VERSION = 1;
-const SIGNATURE_BYTES = 16;
+/** The length of a cursor's signature, as issued. */
+export const SIGNATURE_BYTES = 16;
 
 /**
  * The filters as one string, whatever order they came in: absent ones left out, dates as
@@ -73,16 +74,12 @@ const isCount = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /**
- * The walk a cursor continues. A cursor that was altered, or belongs to another list or
- * organisation, or comes with other filters than the request that returned it, is a 400.
+ * The state a cursor carries, read without its signature (which only the server can check): the
+ * walk and the filters' digest. Anything else than a cursor of this server's form is a 400.
  */
-export function openCursor(secret: KeyObject, scope: CursorScope, cursor: string): Walk {
+export function readCursor(cursor: string): { walk: Walk; filters: string } {
   const [payload, signature, ...rest] = cursor.split('.');
   if (!payload || !signature || rest.length > 0) throw invalid();
-  const expected = sign(secret, scope, payload);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
-
   let state: Record<string, unknown>;
   try {
     state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<
@@ -103,11 +100,24 @@ export function openCursor(secret: KeyObject, scope: CursorScope, cursor: string
     isCount(s) &&
     typeof f === 'string';
   if (!valid) throw invalid();
-  if (f !== scope.filters) {
+  return { walk: { after: a, page: p, total: t, startedAt: s }, filters: f };
+}
+
+/**
+ * The walk a cursor continues. A cursor that was altered, or belongs to another list or
+ * organisation, or comes with other filters than the request that returned it, is a 400.
+ */
+export function openCursor(secret: KeyObject, scope: CursorScope, cursor: string): Walk {
+  const [payload = '', signature = ''] = cursor.split('.');
+  const expected = sign(secret, scope, payload);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  const { walk, filters } = readCursor(cursor);
+  if (filters !== scope.filters) {
     throw badRequest(
       'cursor was issued for other filters: send the same filters as the request that returned it',
       'cursor_filters_mismatch',
     );
   }
-  return { after: a, page: p, total: t, startedAt: s };
+  return walk;
 }

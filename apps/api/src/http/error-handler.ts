@@ -1,8 +1,10 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { AppRoute } from '@ts-rest/core';
 import { RequestValidationError } from '@ts-rest/express';
 import type { Logger } from 'pino';
 import { AppError } from '../core/errors';
 import { QUERY_TIMEOUT_MESSAGE } from '../db/orm';
+import { CONTRACT_METHODS } from './routes';
 import { describeRequestValidationError } from './validation';
 
 const UNAVAILABLE_CODES = new Set([
@@ -51,6 +53,9 @@ export function isUnavailableError(error: unknown): boolean {
   return false;
 }
 
+/** ts-rest puts the contract's route of a request on it. */
+type RoutedRequest = Request & { tsRestRoute?: AppRoute };
+
 interface BodyParserError {
   type?: string;
   status?: number;
@@ -83,7 +88,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (error instanceof RequestValidationError) {
-      const problems = describeRequestValidationError(error);
+      const problems = describeRequestValidationError(error, (req as RoutedRequest).tsRestRoute);
       send(400, {
         error: problems[0]?.message ?? 'invalid request',
         code: 'validation_failed',
@@ -139,10 +144,25 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/** Everything no route matched: a JSON 404 naming the method and path. */
+/**
+ * Everything no route matched: a known path asked with a method it lacks is a JSON 405 with
+ * `Allow`, anything else a JSON 404; each names the method and path.
+ */
 export const notFoundHandler: RequestHandler = (req, res) => {
+  const path = req.originalUrl.split('?')[0] ?? '';
+  const allowed = CONTRACT_METHODS.at(path);
+  if (allowed) {
+    res
+      .set('Allow', allowed.join(', '))
+      .status(405)
+      .json({
+        error: `method not allowed: ${req.method} ${path} (allowed: ${allowed.join(', ')})`,
+        code: 'method_not_allowed',
+      });
+    return;
+  }
   res.status(404).json({
-    error: `route not found: ${req.method} ${req.originalUrl.split('?')[0]}`,
+    error: `route not found: ${req.method} ${path}`,
     code: 'route_not_found',
   });
 };

@@ -1,4 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { API_BASE_PATH, contract } from '@boxoffice/contract';
+import { DASHBOARD_API_BASE_PATH, dashboardContract } from '@boxoffice/dashboard-contract';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 
 /** The one label of every request no route matched, so raw paths never become labels. */
@@ -44,3 +46,56 @@ export const routeLabel =
     res.locals.route = label;
     next();
   };
+
+/** The segments of a path, without the empty ones a trailing slash leaves (routing ignores it). */
+const segmentsOf = (path: string): string[] => path.split('/').filter((part) => part !== '');
+
+/**
+ * The methods the contracts declare at each route pattern, so that a known path asked with
+ * another method gets a 405 naming them (`Allow`) rather than a 404 saying it does not exist.
+ */
+export class RouteMethods {
+  readonly #patterns = new Map<string, { segments: string[]; methods: Set<string> }>();
+
+  /** Adds every route of `router`, mounted at `basePath`. */
+  add(router: AppRouter, basePath: string): this {
+    for (const entry of Object.values(router)) {
+      if (!isAppRoute(entry)) {
+        this.add(entry, basePath);
+        continue;
+      }
+      const pattern = `${basePath}${entry.path}`;
+      const known = this.#patterns.get(pattern);
+      if (known) known.methods.add(entry.method);
+      else {
+        const segments = segmentsOf(pattern).map((part) => part.toLowerCase());
+        this.#patterns.set(pattern, { segments, methods: new Set([entry.method]) });
+      }
+    }
+    return this;
+  }
+
+  /**
+   * The methods of the patterns `path` matches (as the router matches: without regard to case, a
+   * `:param` standing for any one segment), in the usual order; undefined when it matches none.
+   */
+  at(path: string): string[] | undefined {
+    const asked = segmentsOf(path).map((part) => part.toLowerCase());
+    const methods = new Set<string>();
+    for (const { segments, methods: declared } of this.#patterns.values()) {
+      const matches =
+        segments.length === asked.length &&
+        segments.every((part, i) => part.startsWith(':') || part === asked[i]);
+      if (matches) for (const method of declared) methods.add(method);
+    }
+    if (methods.size === 0) return undefined;
+    return METHOD_ORDER.filter((method) => methods.has(method));
+  }
+}
+
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The methods of every route the server answers from its contracts. */
+export const CONTRACT_METHODS = new RouteMethods()
+  .add(contract, API_BASE_PATH)
+  .add(dashboardContract, DASHBOARD_API_BASE_PATH);

@@ -1,3 +1,4 @@
+import type { AppRoute } from '@ts-rest/core';
 import type { ZodError, ZodIssue } from 'zod';
 import type { RequestValidationError } from '@ts-rest/express';
 
@@ -101,10 +102,71 @@ export function describeZodError(
   }));
 }
 
-/** Path parameters first, then the query, then the body: the first problem is the message. */
-export function describeRequestValidationError(error: RequestValidationError): ValidationProblem[] {
+/** How many single-character edits turn `a` into `b` (Levenshtein). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** The known parameter `name` was most likely meant as, if one is close enough to say so. */
+export function closestName(name: string, known: readonly string[]): string | undefined {
+  if (name.length > MAX_FIELD_NAME) return undefined;
+  const lower = name.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(lower, candidate);
+    // Two edits in a long name, one in a short one: `staus` → `status`, but not `id` → `q`.
+    const allowed = candidate.length > 4 ? 2 : 1;
+    if (distance <= allowed && (!best || distance < best.distance)) {
+      best = { name: candidate, distance };
+    }
+  }
+  return best?.name;
+}
+
+/** One problem per unknown query parameter, each suggesting the known one it resembles. */
+function unknownParameters(issue: ZodIssue, known: readonly string[]): ValidationProblem[] {
+  if (issue.code !== 'unrecognized_keys') return [];
+  return issue.keys.map((key) => {
+    const suggestion = closestName(key, known);
+    return {
+      field: clip(key),
+      message: `Unknown query parameter '${clip(key)}'.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
+    };
+  });
+}
+
+/** The query parameters a route declares. */
+const queryNames = (route: AppRoute | undefined): string[] => {
+  const shape = (route?.query as { shape?: Record<string, unknown> } | null | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
+};
+
+/**
+ * Path parameters first, then the query, then the body: the first problem is the message. An
+ * unknown query parameter comes first of the query's: a misspelt filter explains the rest.
+ */
+export function describeRequestValidationError(
+  error: RequestValidationError,
+  route?: AppRoute,
+): ValidationProblem[] {
   if (error.pathParams) return describeZodError(error.pathParams, 'path');
-  if (error.query) return describeZodError(error.query, 'query');
+  if (error.query) {
+    const known = queryNames(route);
+    const unknown = error.query.issues.flatMap((issue) => unknownParameters(issue, known));
+    const others = describeZodError(error.query, 'query').filter(
+      (_problem, i) => error.query?.issues[i]?.code !== 'unrecognized_keys',
+    );
+    return [...unknown, ...others].slice(0, MAX_DETAILS);
+  }
   if (error.body) return describeZodError(error.body, 'body');
   if (error.headers) return describeZodError(error.headers, 'query');
   return [{ field: '', message: 'invalid request' }];

@@ -1,7 +1,13 @@
 import type { AppRoute } from '@ts-rest/core';
 import { generateSchema } from '@anatine/zod-openapi';
 import * as schemas from '@boxoffice/contract';
-import { contract, rateLimitClassOf } from '@boxoffice/contract';
+import {
+  contract,
+  CURSOR_EXAMPLE,
+  rateLimitClassOf,
+  TEXT_PATTERN,
+  TEXT_WIRE_PATTERN,
+} from '@boxoffice/contract';
 import type { ZodTypeAny } from 'zod';
 import { errorCodesOf, ERROR_CODES, type OperationFacts } from './error-codes';
 import { errorExamples, operationExamples } from './examples';
@@ -54,7 +60,7 @@ interface Component {
 
 /** Exports that are building blocks of parameters, not types a client names. */
 const UNNAMED =
-  /^(Timestamp|Date|Currency|TimeZone|Money|Text|IdPath|PaginationQuery)Schema$|ListQuerySchema$/;
+  /^(Timestamp|Date|Currency|TimeZone|Money|Text|IdPath|PaginationQuery|NoQuery)Schema$|ListQuerySchema$/;
 
 /** A JSON value with its object keys sorted: equal schemas give equal keys. */
 const canonical = (value: unknown): string =>
@@ -118,7 +124,9 @@ function describeFields(schema: Json, docs: Readonly<Record<string, string>>, pr
 
 /**
  * `x-exactly-one-of: [a, b]` on an object (the contract's refinement, which zod cannot show) becomes
- * a `oneOf` of one variant per field: that field required, the others absent.
+ * a `oneOf` of one variant per field: that field required, the others left out, which the variant's
+ * `additionalProperties: false` refuses (a `false` schema per field would say it again, and some
+ * generators refuse boolean schemas).
  */
 function exactlyOneOf(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(exactlyOneOf);
@@ -142,24 +150,27 @@ function exactlyOneOf(node: unknown): unknown {
     ...rest,
     oneOf: fields.map((field) => ({
       type: 'object',
-      properties: {
-        ...(properties as Json),
-        ...Object.fromEntries(
-          fields.filter((other) => other !== field).map((other) => [other, false]),
+      properties: Object.fromEntries(
+        Object.entries(properties as Json).filter(
+          ([name]) => name === field || !fields.includes(name),
         ),
-      },
+      ),
       required: [...required, field],
       additionalProperties: false,
     })),
   };
 }
 
-/** OpenAPI 3.0's `nullable: true` becomes a 3.1 type union with "null". */
+/**
+ * OpenAPI 3.0's `nullable: true` becomes a 3.1 type union with "null"; free text's pattern becomes
+ * the one every schema tool reads (`TEXT_WIRE_PATTERN`).
+ */
 function toOpenApi31(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toOpenApi31);
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Json)) out[key] = toOpenApi31(value);
+  if (out.pattern === TEXT_PATTERN.source) out.pattern = TEXT_WIRE_PATTERN;
   // 3.1's `exclusiveMinimum` is a number; beside it, anatine's `minimum` says less and mixes styles.
   if (typeof out.exclusiveMinimum === 'number' && typeof out.minimum === 'number') {
     if (out.exclusiveMinimum >= out.minimum) delete out.minimum;
@@ -203,7 +214,7 @@ const HEADERS: Record<string, Json> = {
   Link: header(
     'The next page, as `<url>; rel="next"` (the same URL with `cursor`); absent on the last page.',
     { type: 'string' },
-    '</api/v1/events?limit=20&cursor=eyJ2IjoxfQ.c2lnbmF0dXJl>; rel="next"',
+    `</api/v1/orders?status=completed&limit=20&cursor=${CURSOR_EXAMPLE}>; rel="next"`,
   ),
 };
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -223,8 +234,8 @@ const PARAMETERS: Record<string, Json> = {
     in: 'header',
     required: false,
     description:
-      'Your own id for the request (1–128 letters, digits and `._:@/+=-`), echoed in the answer and the logs.',
-    schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:@/+=-]+$' },
+      'Your own id for the request, echoed in the answer and the logs. One of 1–128 letters, digits and `_.:@/+=-` is kept; any other value is replaced by a generated `req_…` (never refused): read the id from the answer.',
+    schema: { type: 'string' },
   },
 };
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });

@@ -585,6 +585,11 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
   missing_scope: error(403, 'missing_scope', "This API key lacks the 'write' scope"),
   not_found: error(404, 'not_found', 'event not found'),
   route_not_found: error(404, 'route_not_found', 'route not found: GET /api/v1/venues'),
+  method_not_allowed: error(
+    405,
+    'method_not_allowed',
+    'method not allowed: DELETE /api/v1/events (allowed: GET, POST)',
+  ),
   request_timeout: error(408, 'request_timeout', 'the request took too long to arrive'),
   illegal_transition: error(
     409,

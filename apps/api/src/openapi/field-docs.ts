@@ -2,7 +2,7 @@
 // `pnpm generate` after changing the contract.
 
 const PaginationQuerySchema = {
-  page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+  page: 'The page to start at, from 1 (1 when absent). Not with `cursor`.',
   limit: 'Items per page, 1–100 (default 20).',
   cursor:
     'The `next_cursor` of an earlier page: continues that walk, with the same filters, after its last item. Not with `page`.',
@@ -87,10 +87,20 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     api_key_id: 'The API key that recorded it, or `null`. Set by the server.',
   },
   DeletedSchema: { id: 'The id of the object deleted.', deleted: 'Always `true`.' },
+  ErrorDetailSchema: {
+    message: 'What is wrong with it, naming it.',
+    field:
+      'The field or query parameter, dotted for nested fields (`events.0`); empty for the whole body.',
+  },
   ErrorSchema: {
     error: 'What went wrong, for people: it names the field or object involved.',
     code: 'The kind of error, stable and meant for programs, e.g. `already_checked_in`.',
     request_id: "The request's id, on a 500: quote it when reporting the problem.",
+    details:
+      'With `validation_failed`: each value refused (at most 10), the first one as in `error`.',
+    'details.message': 'What is wrong with it, naming it.',
+    'details.field':
+      'The field or query parameter, dotted for nested fields (`events.0`); empty for the whole body.',
   },
   EventCreateSchema: {
     name: "The event's name, 1–200 characters (trimmed).",
@@ -288,7 +298,7 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     events: 'Event types to receive, or `["*"]` (the default) for all.',
   },
   WebhookEndpointListQuerySchema: {
-    page: 'The page to start at, from 1 (default 1). Not with `cursor`.',
+    page: 'The page to start at, from 1 (1 when absent). Not with `cursor`.',
     limit: 'Items per page, 1–100 (default 20).',
   },
   WebhookEndpointSchema,

@@ -7,11 +7,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { AppRoute } from '@ts-rest/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCursor, SIGNATURE_BYTES } from '../../src/http/cursor';
 import { ERROR_CODES } from '../../src/openapi/error-codes';
 import { OPERATIONS } from '../../src/openapi/operations';
 import { LISTS } from '../fixtures';
 import { checkedResponses, resolveRef, takeViolations } from '../response-recorder';
-import { call, startTestServer, type TestServer } from '../setup';
+import { call, createTenant, startTestServer, type TestServer } from '../setup';
 
 const run = promisify(execFile);
 const here = import.meta.dirname;
@@ -211,7 +212,12 @@ describe('the OpenAPI document', () => {
       ['ticket_id'],
       ['code'],
     ]);
-    expect(checkin.oneOf[0].properties.code).toBe(false);
+    expect(checkin.oneOf[0].properties).not.toHaveProperty('code');
+    expect(checkin.oneOf[1].properties).not.toHaveProperty('ticket_id');
+    expect(checkin.oneOf.map((variant: Json) => variant.additionalProperties)).toEqual([
+      false,
+      false,
+    ]);
   });
 
   it('declares the headers, the Idempotency-Key and the scope of every operation', () => {
@@ -327,6 +333,212 @@ describe('the OpenAPI document', () => {
     expect(schema.allOf[1].properties.data.properties.object.$ref).toBe(
       '#/components/schemas/Checkin',
     );
+  });
+});
+
+/** Every schema of the document (components, parameters, bodies, responses), with where it is. */
+function schemasIn(node: unknown, where = '#', inSchema = false): Array<[string, unknown]> {
+  if (Array.isArray(node)) {
+    return node.flatMap((inner, i) => schemasIn(inner, `${where}/${i}`, inSchema));
+  }
+  if (!node || typeof node !== 'object') return [];
+  const found: Array<[string, unknown]> = [];
+  for (const [key, inner] of Object.entries(node as Json)) {
+    const at = `${where}/${key}`;
+    if (key === 'example' || key === 'examples') continue;
+    if (inSchema && ['properties', 'patternProperties', '$defs'].includes(key)) {
+      for (const [name, schema] of Object.entries((inner ?? {}) as Json)) {
+        found.push([`${at}/${name}`, schema], ...schemasIn(schema, `${at}/${name}`, true));
+      }
+    } else if (inSchema && ['items', 'not', 'additionalProperties', 'contains'].includes(key)) {
+      found.push([at, inner], ...schemasIn(inner, at, true));
+    } else if (inSchema && ['oneOf', 'anyOf', 'allOf', 'prefixItems'].includes(key)) {
+      (inner as unknown[]).forEach((schema, i) => {
+        found.push([`${at}/${i}`, schema], ...schemasIn(schema, `${at}/${i}`, true));
+      });
+    } else if (key === 'schema' || (where === '#/components/schemas' && !inSchema)) {
+      found.push([at, inner], ...schemasIn(inner, at, true));
+    } else {
+      found.push(...schemasIn(inner, at, inSchema));
+    }
+  }
+  return found;
+}
+
+describe('the document as code generators read it', () => {
+  it('has no boolean schema but `additionalProperties: false` (openapi-python-client refuses them)', () => {
+    const all = schemasIn(document);
+    expect(all.length).toBeGreaterThan(500);
+    const booleans = all
+      .filter(
+        ([where, schema]) =>
+          typeof schema === 'boolean' && !where.endsWith('/additionalProperties'),
+      )
+      .map(([where]) => where);
+    expect(booleans).toEqual([]);
+  });
+
+  it('has only patterns that ECMA-262 (with and without `u`) and Python read, none over surrogates', async () => {
+    const patterns = [
+      ...new Set(
+        schemasIn(document).flatMap(([, schema]) =>
+          schema && typeof schema === 'object' && typeof (schema as Json).pattern === 'string'
+            ? [(schema as Json).pattern as string]
+            : [],
+        ),
+      ),
+    ];
+    expect(patterns).toContain('^[^\\x00]*$');
+    for (const pattern of patterns) {
+      expect(() => new RegExp(pattern), pattern).not.toThrow();
+      expect(() => new RegExp(pattern, 'u'), pattern).not.toThrow();
+      // Escapes that mean other things (or nothing) outside ECMA-262: code points, classes, names.
+      expect(pattern, pattern).not.toMatch(/\\u|\\p\{|\\P\{|\(\?</);
+    }
+    // Python's `re` (Schemathesis, openapi-python-client) where the machine has Python.
+    const compiled = await run('python3', [
+      '-c',
+      'import json, re, sys\nfor p in json.loads(sys.argv[1]): re.compile(p)\nprint("ok")',
+      JSON.stringify(patterns),
+    ]).catch((error: { code?: unknown; stderr?: string }) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new Error(`Python refused a pattern: ${error.stderr ?? ''}`);
+    });
+    if (compiled) expect(compiled.stdout.trim()).toBe('ok');
+  });
+
+  it('declares no default a client would send against the server: page has none (not with cursor)', () => {
+    for (const list of [...LISTS, 'webhook_endpoints']) {
+      const page = (document.paths[`/${list}`].get.parameters as Json[]).find(
+        (p) => p.name === 'page',
+      )!;
+      expect(page.schema, list).toEqual({
+        type: 'integer',
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+      });
+    }
+  });
+
+  it('gives cursor examples of the form the server issues', () => {
+    const text = JSON.stringify(document);
+    const cursors = [...text.matchAll(/eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g)].map(
+      ([found]) => found,
+    );
+    expect(cursors.length).toBeGreaterThan(LISTS.length);
+    for (const cursor of new Set(cursors)) {
+      expect(() => readCursor(cursor), cursor).not.toThrow();
+      expect(Buffer.from(cursor.split('.')[1]!, 'base64url')).toHaveLength(SIGNATURE_BYTES);
+    }
+  });
+
+  it('types the `details` of a validation error, and the webhook url as a URI', () => {
+    const schemas = document.components.schemas as Record<string, Json>;
+    expect(schemas.Error!.properties.details).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/ErrorDetail' },
+    });
+    expect(schemas.ErrorDetail).toMatchObject({
+      type: 'object',
+      properties: { field: { type: 'string' }, message: { type: 'string' } },
+      required: ['field', 'message'],
+    });
+    for (const name of ['WebhookEndpoint', 'WebhookEndpointCreate', 'WebhookEndpointUpdate']) {
+      expect(schemas[name]!.properties.url.format, name).toBe('uri');
+    }
+  });
+
+  it('declares X-Request-Id without constraints the server does not enforce, saying what it does', () => {
+    const parameter = document.components.parameters.RequestId as Json;
+    expect(parameter.schema).toEqual({ type: 'string' });
+    expect(parameter.description).toMatch(/replaced/);
+  });
+});
+
+describe('a client generated from the document alone (@hey-api/openapi-ts)', () => {
+  let outDir: string;
+  beforeAll(async () => {
+    outDir = path.join(workDir, 'hey-api');
+    await run(
+      bin('openapi-ts'),
+      ['-i', documentFile, '-o', outDir, '-p', '@hey-api/typescript', '@hey-api/sdk'],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+  }, 120_000);
+
+  it('compiles, with a function for every operation', async () => {
+    await writeFile(
+      path.join(outDir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+        },
+        include: ['**/*.ts'],
+      }),
+    );
+    const result = await run(bin('tsc'), ['-p', path.join(outDir, 'tsconfig.json')]).catch(
+      (error: { stdout: string }) => error,
+    );
+    expect(result.stdout).toBe('');
+    const sdk = (await import(path.join(outDir, 'sdk.gen.ts'))) as Record<string, unknown>;
+    for (const [key] of OPERATIONS) {
+      const name = key.replace(/\.(\w)/, (_m, first: string) => first.toUpperCase());
+      expect(typeof sdk[name], key).toBe('function');
+    }
+  }, 120_000);
+
+  it('calls the real server: a create and a list, with a page and a cursor', async () => {
+    const tenant = await createTenant();
+    const sdk = (await import(path.join(outDir, 'sdk.gen.ts'))) as Record<
+      string,
+      (options?: Json) => Promise<{ data?: Json; error?: Json; response: Response }>
+    >;
+    const { createClient } = (await import(path.join(outDir, 'client', 'index.ts'))) as {
+      createClient: (config: Json) => unknown;
+    };
+    const client = createClient({
+      baseUrl: document.servers[0].url,
+      headers: { Authorization: `Bearer ${tenant.key}` },
+    });
+    for (const name of ['First', 'Second']) {
+      const created = await sdk.eventsCreate!({
+        client,
+        body: {
+          name,
+          timezone: 'Europe/London',
+          starts_at: '2027-06-01T19:00:00+01:00',
+          ends_at: '2027-06-01T23:00:00+01:00',
+          currency: 'GBP',
+        },
+      });
+      expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    }
+    const first = await sdk.eventsList!({ client, query: { limit: 1, page: 1 } });
+    expect(first.response.status, JSON.stringify(first.error)).toBe(200);
+    const next = await sdk.eventsList!({
+      client,
+      query: { limit: 1, cursor: first.data!.next_cursor },
+    });
+    expect(next.response.status, JSON.stringify(next.error)).toBe(200);
+    expect([...first.data!.data, ...next.data!.data].map((event: Json) => event.name)).toEqual([
+      'First',
+      'Second',
+    ]);
+    const refused = await sdk.eventsList!({ client, query: { limit: 1, staus: 'draft' } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error).toMatchObject({
+      code: 'validation_failed',
+      details: [
+        { field: 'staus', message: "Unknown query parameter 'staus'. Did you mean 'status'?" },
+      ],
+    });
   });
 });
 

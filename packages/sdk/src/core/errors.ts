@@ -89,28 +89,8 @@ export class APIError extends BoxofficeError {
    * ```
    */
   static generate(status: number, body: unknown, headers: Headers): APIError {
-    switch (status) {
-      case 400:
-        return new BadRequestError(status, body, undefined, headers);
-      case 401:
-        return new AuthenticationError(status, body, undefined, headers);
-      case 402:
-        return new PlanRequiredError(status, body, undefined, headers);
-      case 403:
-        return new PermissionDeniedError(status, body, undefined, headers);
-      case 404:
-        return new NotFoundError(status, body, undefined, headers);
-      case 409:
-        return new ConflictError(status, body, undefined, headers);
-      case 422:
-        return new UnprocessableEntityError(status, body, undefined, headers);
-      case 429:
-        return new RateLimitError(status, body, undefined, headers);
-      default:
-        return status >= 500
-          ? new InternalServerError(status, body, undefined, headers)
-          : new APIError(status, body, undefined, headers);
-    }
+    const ErrorClass = ERRORS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+    return new ErrorClass(status, body, undefined, headers);
   }
 }
 
@@ -176,6 +156,18 @@ export class RateLimitError extends APIError {
 export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }
+
+/** The subclass of each status that has one (`APIError.generate`). */
+const ERRORS_BY_STATUS: Readonly<Partial<Record<number, typeof APIError>>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  402: PlanRequiredError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
 
 /** The cause of a failed `fetch`, as specific as it says: `connect ECONNREFUSED 127.0.0.1:3000`. */
 function describeCause(cause: unknown): string | undefined {

@@ -824,3 +824,33 @@ describe('unexpected success bodies', () => {
     await expect(client.events.get(event.id)).rejects.toThrow(/is empty/);
   });
 });
+
+describe('a 404 from a baseURL without /api/v1', () => {
+  const root = 'https://api.boxoffice.test';
+  const hint = `The baseURL ${root} does not end in /api/v1, where the Boxoffice API is served: try ${root}/api/v1`;
+
+  it('says what is wrong with the baseURL, for a route_not_found and for a 404 of another server', async () => {
+    const routeNotFound = json(404, {
+      error: 'route not found: GET /events/evt_1',
+      code: 'route_not_found',
+    });
+    const page = () => new Response('<h1>Not Found</h1>', { status: 404 });
+    for (const reply of [routeNotFound, page]) {
+      const { client } = harness({ baseURL: `${root}/` }, reply);
+      const failure = await client.events.get('evt_1').catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(NotFoundError);
+      expect((failure as Error).message).toContain(hint);
+    }
+  });
+
+  it('says nothing more of an object not found, or when the baseURL ends in /api/v1', async () => {
+    const notFound = json(404, { error: 'event not found', code: 'not_found' });
+    const { client } = harness({ baseURL: root }, notFound);
+    const failure = await client.events.get('evt_1').catch((e: unknown) => e);
+    expect((failure as Error).message).toBe('404 event not found');
+    const routeNotFound = json(404, { error: 'route not found: GET /x', code: 'route_not_found' });
+    const right = harness({}, routeNotFound);
+    const other = await right.client.events.get('evt_1').catch((e: unknown) => e);
+    expect((other as Error).message).toBe('404 route not found: GET /x');
+  });
+});

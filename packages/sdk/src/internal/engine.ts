@@ -13,6 +13,21 @@ import { uuid } from './env';
 import type { LeveledLogger } from './log';
 import { checkRequestOptions } from './options';
 
+/** Where a Boxoffice server serves the API: every `baseURL` ends in it. */
+const API_PATH = '/api/v1';
+
+/**
+ * What to check when a 404 says the route itself was not found (or is not the API's JSON at all)
+ * and `baseURL` lacks `/api/v1`: the usual cause is the server's root given as `baseURL`.
+ */
+function baseURLHint(baseURL: string, status: number, body: unknown): string | undefined {
+  if (status !== 404) return undefined;
+  const envelope = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const ours = typeof envelope.error === 'string' && envelope.code !== 'route_not_found';
+  if (ours || new URL(baseURL).pathname.replace(/\/+$/, '').endsWith(API_PATH)) return undefined;
+  return `The baseURL ${baseURL} does not end in ${API_PATH}, where the Boxoffice API is served: try ${baseURL}${API_PATH}`;
+}
+
 /** Options every method accepts as its last argument. */
 export interface RequestOptions {
   /** Milliseconds one attempt may take; overrides the client's `timeout`. */
@@ -218,6 +233,8 @@ export class Engine {
           return { data: this.checked<T>(parsed, text, response, url, check), response, text };
         }
         failure = APIError.generate(response.status, parsed, response.headers);
+        const hint = baseURLHint(this.config.baseURL, response.status, parsed);
+        if (hint) failure.message = `${failure.message}. ${hint}`;
         const retryAfter = retryDelayFrom(response.headers, clock.now());
         const override = response.headers.get('x-should-retry');
         if (override === 'false') {

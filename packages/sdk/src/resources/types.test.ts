@@ -35,6 +35,12 @@ describe('resource types', () => {
     expectTypeOf<T.WebhookEndpoint>().toEqualTypeOf<C.WebhookEndpoint>();
     expectTypeOf<T.WebhookEndpointWithSecret>().toEqualTypeOf<C.WebhookEndpointWithSecret>();
     expectTypeOf<WebhookEventType>().toEqualTypeOf<C.WebhookEventType>();
+    expectTypeOf<T.EventStatus>().toEqualTypeOf<C.EventStatus>();
+    expectTypeOf<T.TierStatus>().toEqualTypeOf<C.TierStatus>();
+    expectTypeOf<T.OrderStatus>().toEqualTypeOf<C.OrderStatus>();
+    expectTypeOf<T.TicketStatus>().toEqualTypeOf<C.TicketStatus>();
+    expectTypeOf<T.PayoutStatus>().toEqualTypeOf<C.PayoutStatus>();
+    expectTypeOf<T.CheckinDirection>().toEqualTypeOf<C.CheckinDirection>();
     expectTypeOf<T.EventCreateParams>().toEqualTypeOf<Body<C.Contract['events']['create']>>();
     expectTypeOf<T.EventUpdateParams>().toEqualTypeOf<Body<C.Contract['events']['update']>>();
     expectTypeOf<T.TierCreateParams>().toEqualTypeOf<Body<C.Contract['tiers']['create']>>();

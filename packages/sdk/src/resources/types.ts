@@ -1,9 +1,33 @@
 // Generated from @boxoffice/contract by scripts/generate-types.mjs: do not edit, run
 // `pnpm generate` after changing the contract.
 
+/** An event's status. `EventStatusSchema` of @boxoffice/contract. */
+export type EventStatus = 'draft' | 'published' | 'completed' | 'cancelled';
+
+/** A ticket tier's status. `TierStatusSchema` of @boxoffice/contract. */
+export type TierStatus = 'on_sale' | 'paused' | 'hidden' | 'sold_out';
+
+/** The statuses a client may give a tier. `WritableTierStatusSchema` of @boxoffice/contract. */
+export type WritableTierStatus = 'on_sale' | 'paused' | 'hidden';
+
+/** An order's status. `OrderStatusSchema` of @boxoffice/contract. */
+export type OrderStatus = 'completed' | 'cancelled' | 'pending' | 'refunded';
+
+/** A ticket's status. `TicketStatusSchema` of @boxoffice/contract. */
+export type TicketStatus = 'valid' | 'checked_in' | 'void';
+
+/** Whether a check-in admitted or let out. `CheckinDirectionSchema` of @boxoffice/contract. */
+export type CheckinDirection = 'entry' | 'exit';
+
+/** A payout's status. `PayoutStatusSchema` of @boxoffice/contract. */
+export type PayoutStatus = 'cancelled' | 'pending' | 'in_transit' | 'paid' | 'failed';
+
+/** A webhook endpoint's status. `WebhookEndpointStatusSchema` of @boxoffice/contract. */
+export type WebhookEndpointStatus = 'enabled' | 'disabled';
+
 /** The paging parameters of the lists that page by cursor. `PaginationQuerySchema` of @boxoffice/contract. */
 export interface PageParams {
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  /** The page to start at, from 1 (1 when absent). Not with `cursor`. */
   page?: string | number | undefined;
   /** Items per page, 1–100 (default 20). */
   limit?: string | number | undefined;
@@ -40,7 +64,7 @@ export interface Event {
    * `draft`, `published`, `completed` or `cancelled`: `draft → published → completed`, or
    * `cancelled` from `draft` or `published`. `completed` and `cancelled` are final.
    */
-  status: 'draft' | 'published' | 'completed' | 'cancelled';
+  status: EventStatus;
   /** When the event was published, or `null`. Set by the server. */
   published_at: string | null;
   /** When the event was cancelled, or `null`. Set by the server. */
@@ -60,13 +84,7 @@ export interface EventListParams extends PageParams {
   /** Only events whose name contains this text, ignoring case. */
   q?: string | undefined;
   /** Only items in one of these statuses: one, or an array of several. */
-  status?:
-    | 'draft'
-    | 'published'
-    | 'completed'
-    | 'cancelled'
-    | undefined
-    | Array<'draft' | 'published' | 'completed' | 'cancelled'>;
+  status?: EventStatus | undefined | Array<EventStatus>;
   /**
    * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
    * syncing. Pass the `sync_checkpoint` of the previous walk.
@@ -122,7 +140,7 @@ export interface EventUpdateParams {
    * A new status: `draft → published → completed`, or `cancelled` from `draft` or `published`;
    * any other change is a 409.
    */
-  status?: 'draft' | 'published' | 'completed' | 'cancelled' | undefined;
+  status?: EventStatus | undefined;
 }
 
 /** `TierSchema` of @boxoffice/contract, as the API returns it. */
@@ -160,7 +178,7 @@ export interface Tier {
    * `on_sale`, `paused`, `hidden` or `sold_out` (shown by the server while an `on_sale` tier has
    * nothing left).
    */
-  status: 'on_sale' | 'paused' | 'hidden' | 'sold_out';
+  status: TierStatus;
   /** When it was created (ISO-8601, UTC). */
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
@@ -172,13 +190,7 @@ export interface TierListParams extends PageParams {
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
   /** Only items in one of these statuses: one, or an array of several. */
-  status?:
-    | 'on_sale'
-    | 'paused'
-    | 'hidden'
-    | 'sold_out'
-    | undefined
-    | Array<'on_sale' | 'paused' | 'hidden' | 'sold_out'>;
+  status?: TierStatus | undefined | Array<TierStatus>;
   /**
    * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
    * syncing. Pass the `sync_checkpoint` of the previous walk.
@@ -215,7 +227,7 @@ export interface TierCreateParams {
   /** Where the tier comes in lists, lowest first; default 0. */
   sort_order?: number | undefined;
   /** `on_sale` (the default), `paused` or `hidden`. */
-  status?: 'on_sale' | 'paused' | 'hidden' | undefined;
+  status?: WritableTierStatus | undefined;
 }
 
 /** `TierUpdateSchema` of @boxoffice/contract, as the API accepts it. */
@@ -242,7 +254,7 @@ export interface TierUpdateParams {
   /** Where the tier comes in lists, lowest first (-1,000,000 to 1,000,000). */
   sort_order?: number | undefined;
   /** `on_sale`, `paused` or `hidden` (`sold_out` is the server's to set). */
-  status?: 'on_sale' | 'paused' | 'hidden' | undefined;
+  status?: WritableTierStatus | undefined;
 }
 
 /** `OrderSchema` of @boxoffice/contract, as the API returns it. */
@@ -261,7 +273,7 @@ export interface Order {
    * `pending`, `completed`, `cancelled` or `refunded`; cancelling or refunding voids the order's
    * tickets.
    */
-  status: 'completed' | 'cancelled' | 'pending' | 'refunded';
+  status: OrderStatus;
   /** The tickets' prices, in minor units of `currency`. */
   subtotal: number;
   /** Booking fees, in minor units. */
@@ -291,13 +303,7 @@ export interface OrderListParams extends PageParams {
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
   /** Only items in one of these statuses: one, or an array of several. */
-  status?:
-    | 'completed'
-    | 'cancelled'
-    | 'pending'
-    | 'refunded'
-    | undefined
-    | Array<'completed' | 'cancelled' | 'pending' | 'refunded'>;
+  status?: OrderStatus | undefined | Array<OrderStatus>;
   /**
    * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
    * syncing. Pass the `sync_checkpoint` of the previous walk.
@@ -324,7 +330,7 @@ export interface Ticket {
   /** The barcode secret: 24 random base62 characters. Scan it with `checkins.create({ code })`. */
   code: string;
   /** `valid`, `checked_in` (inside now) or `void` (its order was cancelled or refunded). */
-  status: 'valid' | 'void' | 'checked_in';
+  status: TicketStatus;
   /** What it cost, in minor units of `currency`. */
   price: number;
   /** The ISO 4217 currency of `price`. */
@@ -344,7 +350,7 @@ export interface TicketListParams extends PageParams {
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
   /** Only items in one of these statuses: one, or an array of several. */
-  status?: 'valid' | 'void' | 'checked_in' | undefined | Array<'valid' | 'void' | 'checked_in'>;
+  status?: TicketStatus | undefined | Array<TicketStatus>;
   /**
    * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
    * syncing. Pass the `sync_checkpoint` of the previous walk.
@@ -421,7 +427,7 @@ export interface Checkin {
   /** The ticket's event, `evt_…`. */
   event_id: string;
   /** `entry` (admitted) or `exit` (let out). */
-  direction: 'entry' | 'exit';
+  direction: CheckinDirection;
   /** The gate it was scanned at, or `null`. */
   gate: string | null;
   /** The scanner that sent it, or `null`. */
@@ -444,7 +450,7 @@ export interface CheckinListParams extends PageParams {
   /** Only the check-ins of this ticket (`tkt_…`). */
   ticket_id?: string | undefined;
   /** Only `entry` or only `exit` check-ins (or an array of both). */
-  direction?: 'entry' | 'exit' | undefined | Array<'entry' | 'exit'>;
+  direction?: CheckinDirection | undefined | Array<CheckinDirection>;
   /** Only the check-ins at this gate. */
   gate?: string | undefined;
   /**
@@ -465,7 +471,7 @@ export interface CheckinCreateFields {
   /** The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted. */
   event_id?: string | undefined;
   /** `entry` (the default) admits a valid ticket; `exit` lets a checked-in one out. */
-  direction?: 'entry' | 'exit' | undefined;
+  direction?: CheckinDirection | undefined;
   /** The gate, 1–100 characters (trimmed). */
   gate?: string | undefined;
   /** The scanner, 1–100 characters (trimmed). */
@@ -496,7 +502,7 @@ export interface Payout {
   /**
    * `pending → in_transit → paid`; or `cancelled` (from `pending`), `failed` (from `in_transit`).
    */
-  status: 'cancelled' | 'pending' | 'in_transit' | 'paid' | 'failed';
+  status: PayoutStatus;
   /** The start of the sales period it covers (ISO-8601, UTC). */
   period_start: string;
   /** The end of the sales period it covers (ISO-8601, UTC). */
@@ -518,14 +524,7 @@ export interface PayoutListParams extends PageParams {
   /** Only the items of this event (`evt_…`). */
   event_id?: string | undefined;
   /** Only items in one of these statuses: one, or an array of several. */
-  status?:
-    | 'cancelled'
-    | 'pending'
-    | 'in_transit'
-    | 'paid'
-    | 'failed'
-    | undefined
-    | Array<'cancelled' | 'pending' | 'in_transit' | 'paid' | 'failed'>;
+  status?: PayoutStatus | undefined | Array<PayoutStatus>;
   /**
    * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
    * syncing. Pass the `sync_checkpoint` of the previous walk.
@@ -559,7 +558,7 @@ export interface WebhookEndpoint {
     | '*'
   >;
   /** `enabled`, or `disabled` (nothing is sent). */
-  status: 'enabled' | 'disabled';
+  status: WebhookEndpointStatus;
   /** Why the endpoint is disabled: by request, or after failing for about three days. */
   disabled_reason: string | null;
   /** When the endpoint was registered. */
@@ -576,7 +575,7 @@ export interface WebhookEndpointWithSecret extends WebhookEndpoint {
 
 /** `WebhookEndpointListQuerySchema` of @boxoffice/contract, as the API accepts it. */
 export interface WebhookEndpointListParams {
-  /** The page to start at, from 1 (default 1). Not with `cursor`. */
+  /** The page to start at, from 1 (1 when absent). Not with `cursor`. */
   page?: string | number | undefined;
   /** Items per page, 1–100 (default 20). */
   limit?: string | number | undefined;
@@ -635,5 +634,5 @@ export interface WebhookEndpointUpdateParams {
   /** A new note, or `null` for none. */
   description?: string | null | undefined;
   /** `disabled` stops the deliveries; `enabled` starts them again. */
-  status?: 'enabled' | 'disabled' | undefined;
+  status?: WebhookEndpointStatus | undefined;
 }

@@ -140,7 +140,8 @@ describe('GET /orders/{id}', () => {
         key: tenant.key,
         body: { status: 'cancelled' },
       });
-      expectError(result, 404, `route not found: ${method} ${path}`);
+      expectError(result, 405, `method not allowed: ${method} ${path} (allowed: GET)`);
+      expect(result.headers.get('allow')).toBe('GET');
     }
     expect(expectItem(await get(tenant, `/api/v1/orders/${order.id}`)).status).toBe('completed');
   });

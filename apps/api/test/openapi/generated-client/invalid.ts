@@ -1,6 +1,8 @@
 // Calls the server refuses, through the same generated client: each must fail to type-check
 // (`@ts-expect-error` is itself an error when the line below it compiles). One call per line, so
-// each directive stands for exactly one call: prettier leaves this file alone.
+// each directive stands for exactly one call: prettier leaves this file alone. (A check-in with both
+// `ticket_id` and `code` is not here: the document's variants refuse it by `additionalProperties:
+// false`, which a TypeScript union cannot say; the server's 400 for it is tested with check-ins.)
 import createClient from 'openapi-fetch';
 import type { paths } from './schema.generated';
 
@@ -23,8 +25,6 @@ export async function refusedCalls(): Promise<void> {
   await client.GET('/events', { params: { query: { status: ['archived'] } } });
   // @ts-expect-error a direction filter value that does not exist
   await client.GET('/checkins', { params: { query: { direction: ['sideways'] } } });
-  // @ts-expect-error both ticket_id and code
-  await client.POST('/checkins', { body: { ticket_id: 'tkt_0VbgAUa3kT9mQ2xLr8Zp1WcE', code: 'QR-1' } });
   // @ts-expect-error neither ticket_id nor code
   await client.POST('/checkins', { body: { gate: 'North' } });
   // @ts-expect-error a direction that does not exist
