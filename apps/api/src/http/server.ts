@@ -24,11 +24,12 @@ export interface HttpServer {
   /** True once `drain` has been called. */
   readonly draining: boolean;
   /**
-   * Stops accepting connections and lets the open ones finish: every answer from now on carries
-   * `Connection: close` and its connection closes once it has been sent; requests already received
-   * are answered. Connections with no request in progress are closed after `idleLingerMs`, in case
-   * their next request is already on its way. Resolves true once every connection has closed, or
-   * false if some are still open after `timeoutMs`.
+   * Stops accepting connections and lets the open ones finish: requests already received are
+   * answered, and each connection's last answer carries `Connection: close` and closes it once
+   * sent. A connection that owes no answer (also one whose last answer went out before the drain,
+   * kept alive) is closed once it has received nothing for `idleLingerMs`, in case its next request
+   * is already on its way; such a request is answered as above. Resolves true once every
+   * connection has closed, or false if some are still open after `timeoutMs`.
    */
   drain(timeoutMs: number, idleLingerMs?: number): Promise<boolean>;
 }
@@ -45,6 +46,7 @@ const owedOn = (socket: Socket): Set<ServerResponse> => {
 };
 
 export const DEFAULT_MAX_PIPELINED_REQUESTS = 16;
+const DEFAULT_IDLE_LINGER_MS = 1000;
 
 /**
  * The API's HTTP server: `handler` behind the connection cap, the header and request timeouts, a
@@ -53,9 +55,49 @@ export const DEFAULT_MAX_PIPELINED_REQUESTS = 16;
 export function createHttpServer(handler: RequestListener, options: HttpServerOptions): HttpServer {
   const maxPipelined = options.maxPipelinedRequests ?? DEFAULT_MAX_PIPELINED_REQUESTS;
   const connections = new Set<Socket>();
+  /** Set by `drain`; `draining` once the listener has stopped. */
+  let stopping = false;
   let draining = false;
   /** Sockets drained while idle; closed unless a request arrives first. */
   const lingering = new Map<Socket, NodeJS.Timeout>();
+  let lingerMs = DEFAULT_IDLE_LINGER_MS;
+
+  const stopLingering = (socket: Socket): void => {
+    const timer = lingering.get(socket);
+    if (timer) clearTimeout(timer);
+    lingering.delete(socket);
+  };
+
+  /**
+   * Closes `socket`, which owes no answer, once it has received nothing for `lingerMs`: a request
+   * that has begun to arrive keeps it open (the header and request timeouts bound a stalled one),
+   * and one that arrives in full is answered, with `Connection: close`.
+   */
+  function linger(socket: Socket): void {
+    if (socket.destroyed || lingering.has(socket)) return;
+    const bytesRead = socket.bytesRead;
+    const timer = setTimeout(() => {
+      lingering.delete(socket);
+      if (owedOn(socket).size > 0) return;
+      if (socket.bytesRead === bytesRead) socket.destroy();
+      else linger(socket);
+    }, lingerMs);
+    timer.unref();
+    lingering.set(socket, timer);
+  }
+
+  /**
+   * Marks the answer to the latest request received on a connection, if not yet written, to close
+   * it (`Connection: close`); answers to earlier, pipelined requests keep it open for that one.
+   */
+  function closeAfterLast(pending: Set<ServerResponse>): void {
+    let last: ServerResponse | undefined;
+    for (const res of pending) {
+      if (last && !last.headersSent) last.removeHeader('Connection');
+      last = res;
+    }
+    if (last && !last.headersSent) last.setHeader('Connection', 'close');
+  }
 
   const server = createServer(
     {
@@ -73,17 +115,15 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
         return;
       }
       pending.add(res);
-      const timer = lingering.get(socket);
-      if (timer) {
-        clearTimeout(timer);
-        lingering.delete(socket);
-      }
+      stopLingering(socket);
       res.once('close', () => {
         pending.delete(res);
-        // An answer already under way when the drain began went out without `Connection: close`.
-        if (draining && pending.size === 0 && !socket.destroyed) socket.end();
+        // An answer already under way when the drain began went out without `Connection: close`:
+        // its client may have sent its next request on this connection already. That one is
+        // answered (with `Connection: close`) like any other; the connection closes once idle.
+        if (draining && pending.size === 0) linger(socket);
       });
-      if (draining) res.setHeader('Connection', 'close');
+      if (draining) closeAfterLast(pending);
       handler(req, res);
     },
   );
@@ -92,52 +132,42 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
     connections.add(socket);
     socket.once('close', () => {
       connections.delete(socket);
-      const timer = lingering.get(socket);
-      if (timer) clearTimeout(timer);
-      lingering.delete(socket);
+      stopLingering(socket);
     });
   });
 
   return {
     server,
     get draining() {
-      return draining;
+      return stopping;
     },
-    drain(timeoutMs, idleLingerMs = 1000) {
-      draining = true;
+    drain(timeoutMs, idleLingerMs = DEFAULT_IDLE_LINGER_MS) {
+      stopping = true;
       return new Promise<boolean>((resolve) => {
         const deadline = setTimeout(() => resolve(false), timeoutMs);
         deadline.unref();
-        // `http.Server#close` would also destroy every connection without a request in progress,
-        // including one accepted a moment ago whose request is still on the wire: that client
-        // would see a reset. Stopping the listener alone leaves those connections to finish.
-        // It stops after this turn of the event loop, so connections the kernel has already
-        // completed are accepted (and answered) rather than reset with the listening socket.
+        // After this turn of the event loop, so that connections it accepts are answered rather
+        // than reset with the listening socket.
         setImmediate(() => {
+          // `http.Server#close` would also destroy every connection without a request in
+          // progress, including one accepted a moment ago whose request is still on the wire:
+          // that client would see a reset. Stopping the listener alone leaves them to finish.
+          // It stops before any answer says `Connection: close`: a client told so reconnects at
+          // once, and its connection must be refused (a load balancer tries another replica),
+          // not caught in the listening socket's queue as it closes, which resets it.
           NetServer.prototype.close.call(server, () => {
             clearTimeout(deadline);
             resolve(true);
           });
-          lingerIdle();
+          draining = true;
+          lingerMs = idleLingerMs;
+          for (const socket of connections) {
+            const pending = owedOn(socket);
+            if (pending.size > 0) closeAfterLast(pending);
+            else linger(socket);
+          }
         });
       });
-
-      function lingerIdle(): void {
-        for (const socket of connections) {
-          const pending = owedOn(socket);
-          if (pending.size > 0) {
-            // Requests received but not answered yet: their answers close the connection.
-            for (const res of pending) if (!res.headersSent) res.setHeader('Connection', 'close');
-            continue;
-          }
-          const timer = setTimeout(() => {
-            lingering.delete(socket);
-            if (owedOn(socket).size === 0) socket.destroy();
-          }, idleLingerMs);
-          timer.unref();
-          lingering.set(socket, timer);
-        }
-      }
     },
   };
 }
