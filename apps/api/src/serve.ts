@@ -107,8 +107,13 @@ async function serve(
     isStopping: () => http.draining,
     webhookUrls,
   });
+  // Express's reading of TRUST_PROXY: the peers whose connections carry other clients' requests.
+  const trustsProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const http = createHttpServer(app, {
     maxConnections: config.MAX_CONNECTIONS,
+    maxConnectionsPerAddress:
+      config.MAX_CONNECTIONS_PER_ADDRESS ?? Math.ceil(config.MAX_CONNECTIONS / 10),
+    isTrustedProxy: (address) => trustsProxy(address, 0),
     headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
   });

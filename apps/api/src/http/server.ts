@@ -1,10 +1,21 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import { limitKeyOfAddress } from './client-address';
 import { createServer } from './node-http';
 
 export interface HttpServerOptions {
   /** Open connections past which new ones are closed at once (file descriptors are finite). */
   maxConnections: number;
+  /**
+   * Open connections one client address may hold (an IPv6 address counts as its /64), past which
+   * its new ones are closed at once: one client cannot take every connection.
+   */
+  maxConnectionsPerAddress?: number;
+  /**
+   * Peers whose connections no per-address share limits: trusted proxies, whose connections carry
+   * many clients' requests.
+   */
+  isTrustedProxy?: (address: string) => boolean;
   /** A request's headers must arrive within this long of the connection or the previous request. */
   headersTimeoutMs: number;
   /** A whole request (headers and body) must arrive within this long. */
@@ -47,6 +58,19 @@ const owedOn = (socket: Socket): Set<ServerResponse> => {
 
 export const DEFAULT_MAX_PIPELINED_REQUESTS = 16;
 const DEFAULT_IDLE_LINGER_MS = 1000;
+/** How long a connection closed after an early answer may go on sending what it had started. */
+const CLOSING_READ_MS = 5000;
+
+/**
+ * Closes a connection after its answer (FIN), reading and dropping what the client still sends
+ * meanwhile: closing a socket with unread input resets the connection, and the client could lose
+ * the answer. A client that never stops is cut off.
+ */
+function closeAfterAnswer(socket: Socket): void {
+  if (socket.writableEnded) return;
+  socket.end();
+  setTimeout(() => socket.destroy(), CLOSING_READ_MS).unref();
+}
 
 /**
  * The API's HTTP server: `handler` behind the connection cap, the header and request timeouts, a
@@ -118,6 +142,13 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
       stopLingering(socket);
       res.once('close', () => {
         pending.delete(res);
+        // Answered before the request had fully arrived (at the request deadline, or refused before
+        // its body was read): that answer is the only one. The rest of the body is dropped and the
+        // connection closes, rather than the body's timeout answering a second time.
+        if (!req.complete) {
+          if (!socket.destroyed) closeAfterAnswer(socket);
+          return;
+        }
         // An answer already under way when the drain began went out without `Connection: close`:
         // its client may have sent its next request on this connection already. That one is
         // answered (with `Connection: close`) like any other; the connection closes once idle.
@@ -128,11 +159,34 @@ export function createHttpServer(handler: RequestListener, options: HttpServerOp
     },
   );
   server.maxConnections = options.maxConnections;
+  const perAddress = options.maxConnectionsPerAddress ?? options.maxConnections;
+  const isTrustedProxy = options.isTrustedProxy ?? (() => false);
+  /** Open connections per client address (only where a share applies). */
+  const byAddress = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
+    const peer = socket.remoteAddress;
+    const address =
+      perAddress < options.maxConnections && peer !== undefined && !isTrustedProxy(peer)
+        ? limitKeyOfAddress(peer)
+        : undefined;
+    if (address !== undefined) {
+      const open = byAddress.get(address) ?? 0;
+      if (open >= perAddress) {
+        // As past the connection cap: closed at once, before anything is read from it.
+        socket.destroy();
+        return;
+      }
+      byAddress.set(address, open + 1);
+    }
     connections.add(socket);
     socket.once('close', () => {
       connections.delete(socket);
       stopLingering(socket);
+      if (address !== undefined) {
+        const open = (byAddress.get(address) ?? 1) - 1;
+        if (open > 0) byAddress.set(address, open);
+        else byAddress.delete(address);
+      }
     });
   });
 
