@@ -193,7 +193,8 @@ async function serve(
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    // A clean stop says so in one line, at its end.
+    logger.debug({ signal }, 'shutting down: finishing in-flight requests');
     clearInterval(purge);
     const force = setTimeout(() => {
       logger.error('grace period over; exiting with requests still open');
