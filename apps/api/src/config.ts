@@ -88,6 +88,14 @@ export const ConfigSchema = z.object({
   BODY_LIMIT_BYTES: integer(100 * 1024, 1024),
   /** Open connections per instance; past it new connections are closed at once. */
   MAX_CONNECTIONS: integer(1000, 1),
+  /**
+   * Open connections one client address may hold; past it its new connections are closed at once.
+   * Defaults to a tenth of MAX_CONNECTIONS. Connections from the proxies TRUST_PROXY trusts are not
+   * limited by it.
+   */
+  MAX_CONNECTIONS_PER_ADDRESS: digits('must be a whole number')
+    .pipe(z.number().min(1, 'must be at least 1'))
+    .optional(),
   /** A request's headers must arrive within this long, or the answer is a 408. */
   HEADERS_TIMEOUT_MS: integer(10_000, 1000),
   /** A whole request, body included, must arrive within this long, or the answer is a 408. */

@@ -121,8 +121,13 @@ async function serve(
     isStopping: () => http.draining,
     webhookUrls,
   });
+  // Express's reading of TRUST_PROXY: the peers whose connections carry other clients' requests.
+  const trustsProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const http = createHttpServer(app, {
     maxConnections: config.MAX_CONNECTIONS,
+    maxConnectionsPerAddress:
+      config.MAX_CONNECTIONS_PER_ADDRESS ?? Math.ceil(config.MAX_CONNECTIONS / 10),
+    isTrustedProxy: (address) => trustsProxy(address, 0),
     headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
   });
@@ -223,7 +228,8 @@ async function serve(
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    // A clean stop says so in one line, at its end.
+    logger.debug({ signal }, 'shutting down: finishing in-flight requests');
     clearInterval(purge);
     const force = setTimeout(() => {
       logger.error('grace period over; exiting with requests still open');

@@ -1,6 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { getTestOrm } from '../setup';
 import {
+  createTenantIn,
   request,
   sleep,
   startApi,
@@ -35,6 +37,9 @@ function open(port: number): Promise<Client> {
   });
 }
 
+/** The status lines of the answers in `text`, one per answer. */
+const statusLines = (text: string) => text.match(/HTTP\/1\.1 \d{3} /g) ?? [];
+
 /** Writes `text` one character at a time, `intervalMs` apart, while the socket is open. */
 async function trickle(socket: Socket, text: string, intervalMs: number): Promise<void> {
   for (const character of text) {
@@ -48,12 +53,16 @@ describe('slow clients and the connection cap', () => {
   let api: ApiProcess;
 
   beforeAll(async () => {
-    api = await startApi({
-      DATABASE_URL: inject('databaseUrl'),
-      HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
-      REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-      MAX_CONNECTIONS: String(MAX_CONNECTIONS),
-    });
+    api = await startApi(
+      {
+        DATABASE_URL: inject('databaseUrl'),
+        HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+        REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+        MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+        MAX_CONNECTIONS_PER_ADDRESS: String(MAX_CONNECTIONS),
+      },
+      { built: true },
+    );
   });
   afterAll(() => stopAll());
 
@@ -91,6 +100,24 @@ describe('slow clients and the connection cap', () => {
     expect(closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS + 2_500);
   });
 
+  it('answers a request refused before its body arrived once, and closes its connection', async () => {
+    const client = await open(api.port);
+    const body = JSON.stringify({ code: 'x'.repeat(200) });
+    // No key: refused before the body is read, while the body is still arriving.
+    client.socket.write(
+      `POST /api/v1/checkins HTTP/1.1\r\nHost: slow\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
+    void trickle(client.socket, body, 50);
+    const { text, closedAfterMs } = await within(
+      'the connection to be closed',
+      client.result,
+      10_000,
+    );
+    expect(statusLines(text)).toEqual(['HTTP/1.1 401 ']);
+    // Closed after the answer, not by the request timeout.
+    expect(closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS);
+  });
+
   it('closes a connection that never sends anything', async () => {
     const client = await open(api.port);
     const { closedAfterMs } = await within(
@@ -124,5 +151,46 @@ describe('slow clients and the connection cap', () => {
       return answer?.status === 200;
     });
     expect(healthy).toBe(true);
+  });
+});
+
+describe('a body still arriving at the request deadline', () => {
+  const DEADLINE_MS = 1_000;
+  const REQUEST_TIMEOUT_MS = 4_000;
+  let api: ApiProcess;
+  let key: string;
+
+  beforeAll(async () => {
+    key = (await createTenantIn(await getTestOrm(), ['checkins:write'])).key;
+    api = await startApi(
+      {
+        DATABASE_URL: inject('databaseUrl'),
+        // The request deadline is their sum.
+        DB_CONNECT_TIMEOUT_MS: String(DEADLINE_MS / 2),
+        DB_QUERY_TIMEOUT_MS: String(DEADLINE_MS / 2),
+        HEADERS_TIMEOUT_MS: '1000',
+        REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      },
+      { built: true },
+    );
+  });
+  afterAll(() => stopAll());
+
+  it('gets one answer, the 503 of whichever deadline comes first, and its connection closes', async () => {
+    const client = await open(api.port);
+    const body = JSON.stringify({ code: 'x'.repeat(200) });
+    client.socket.write(
+      `POST /api/v1/checkins HTTP/1.1\r\nHost: slow\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
+    // About 10 s of body: past both deadlines.
+    void trickle(client.socket, body, 50);
+    const { text, closedAfterMs } = await within(
+      'the connection to be closed',
+      client.result,
+      15_000,
+    );
+    expect(statusLines(text)).toEqual(['HTTP/1.1 503 ']);
+    expect(text).toContain('"code":"service_unavailable"');
+    expect(closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS);
   });
 });

@@ -14,6 +14,7 @@ import { createEvent } from '../../src/modules/events/event.service';
 import { placeOrder } from '../../src/modules/orders/order.service';
 import { createOrganisation } from '../../src/modules/organisations/organisation.service';
 import { createTier } from '../../src/modules/tiers/tier.service';
+import { ensureBuilt } from '../built-server';
 
 export { freePort };
 
@@ -234,12 +235,26 @@ function baseEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Starts `src/main.ts` (from source, through tsx) on a free port and waits for `/readyz`. */
-export async function startApi(env: Record<string, string | undefined>): Promise<ApiProcess> {
+export interface StartApiOptions {
+  /** Runs the built server (`dist/main.js`, as `pnpm start` and the image do), building it first. */
+  built?: boolean;
+}
+
+/**
+ * Starts `src/main.ts` (from source, through tsx), or the built server, on a free port and waits
+ * for `/readyz`.
+ */
+export async function startApi(
+  env: Record<string, string | undefined>,
+  options: StartApiOptions = {},
+): Promise<ApiProcess> {
+  if (options.built) await ensureBuilt();
   const port = await freePort();
   const proc = launch(
     process.execPath,
-    ['--conditions=@boxoffice/source', '--import', 'tsx', 'src/main.ts'],
+    options.built
+      ? ['dist/main.js']
+      : ['--conditions=@boxoffice/source', '--import', 'tsx', 'src/main.ts'],
     {
       cwd: apiDir,
       env: {
