@@ -6,6 +6,7 @@ import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { NameField } from '../components/fields';
+import { SecretField } from '../components/secret-field';
 import { formatDateTime } from '../format';
 import { useSignedIn } from '../session';
 import { useAction } from '../use-action';
@@ -321,7 +322,6 @@ function SecretDialog({
   freePlan: boolean;
   onClose: () => void;
 }) {
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   // Copied with the button, or by hand from the field.
   const [copied, setCopied] = useState(false);
   // Closing before copying asks first: the secret cannot be shown again.
@@ -329,7 +329,6 @@ function SecretDialog({
   const stayRef = useRef<HTMLButtonElement>(null);
   const copyRef = useRef<HTMLButtonElement>(null);
   const asked = useRef(false);
-  const inputId = useId();
   const origin = window.location.origin;
 
   useEffect(() => {
@@ -338,16 +337,6 @@ function SecretDialog({
     else if (asked.current) copyRef.current?.focus();
     asked.current = asking;
   }, [asking]);
-
-  const copySecret = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopy('copied');
-      setCopied(true);
-    } catch {
-      setCopy('failed');
-    }
-  };
 
   const requestClose = () => (copied ? onClose() : setAsking(true));
 
@@ -358,33 +347,13 @@ function SecretDialog({
         The key <strong className="key-name">{name}</strong> is {freePlan ? 'created' : 'ready'}.
         Copy it now.
       </p>
-      <div className="field">
-        <label htmlFor={inputId}>Secret key</label>
-        <div className="copy-row">
-          <input
-            id={inputId}
-            className="secret"
-            readOnly
-            value={secret}
-            spellCheck={false}
-            onFocus={(event) => event.currentTarget.select()}
-            onCopy={() => setCopied(true)}
-          />
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={copySecret}
-            ref={copyRef}
-            data-autofocus
-          >
-            {copy === 'copied' ? 'Copied' : 'Copy'}
-          </button>
-        </div>
-        <p className="field-hint" role="status">
-          {copy === 'copied' && 'Copied to the clipboard.'}
-          {copy === 'failed' && 'Could not copy: select the key and copy it yourself.'}
-        </p>
-      </div>
+      <SecretField
+        label="Secret key"
+        secret={secret}
+        noun="key"
+        onCopied={() => setCopied(true)}
+        copyRef={copyRef}
+      />
       <div className="notice notice-warning">
         <p>
           <strong>This key cannot be shown again.</strong> Keep it on your server, in an environment

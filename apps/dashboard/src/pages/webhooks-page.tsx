@@ -8,6 +8,7 @@ import { api, unwrap } from '../api';
 import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
+import { SecretField } from '../components/secret-field';
 import { TextField } from '../components/text-field';
 import { formatDateTime } from '../format';
 import { useAction } from '../use-action';
@@ -504,43 +505,9 @@ function SecretDialog({
   secret: string;
   onClose: () => void;
 }) {
-  const inputId = useId();
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const copySecret = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopy('copied');
-    } catch {
-      setCopy('failed');
-    }
-  };
   return (
     <Dialog title={title} onClose={onClose}>
-      <div className="field">
-        <label htmlFor={inputId}>Signing secret</label>
-        <div className="copy-row">
-          <input
-            id={inputId}
-            className="secret"
-            readOnly
-            value={secret}
-            spellCheck={false}
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => void copySecret()}
-            data-autofocus
-          >
-            {copy === 'copied' ? 'Copied' : 'Copy'}
-          </button>
-        </div>
-        <p className="field-hint" role="status">
-          {copy === 'copied' && 'Copied to the clipboard.'}
-          {copy === 'failed' && 'Could not copy: select the secret and copy it yourself.'}
-        </p>
-      </div>
+      <SecretField label="Signing secret" secret={secret} noun="secret" />
       <p>
         Verify each request with it: <code>client.webhooks.unwrap(body, headers, secret)</code> in
         the SDK, or any Standard Webhooks library. Keep it on your server only.
