@@ -1,6 +1,7 @@
 import type { ApiKey } from '@boxoffice/dashboard-contract';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
+import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
 import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
@@ -195,40 +196,20 @@ function GenerateKeyForm({
           onChange={setName}
           error={errors.name}
         />
-        <fieldset
-          ref={scopesRef}
-          className="fieldset"
-          aria-describedby={errors.scopes ? `${id}-scopes-error` : undefined}
-        >
-          <legend>Scopes</legend>
+        <CheckboxGroup ref={scopesRef} legend="Scopes" error={errors.scopes}>
           {SCOPES.map(({ scope, label, help }) => (
-            <div className="checkbox" key={scope}>
-              <input
-                type="checkbox"
-                id={`${id}-${scope}`}
-                name="scopes"
-                value={scope}
-                checked={scopes.includes(scope)}
-                onChange={(event) => toggle(scope, event.target.checked)}
-                aria-describedby={`${id}-${scope}-help`}
-                aria-invalid={errors.scopes ? true : undefined}
-              />
-              <div>
-                <label htmlFor={`${id}-${scope}`}>
-                  <code>{label}</code>
-                </label>
-                <p className="field-hint" id={`${id}-${scope}-help`}>
-                  {help}
-                </p>
-              </div>
-            </div>
+            <Checkbox
+              key={scope}
+              name="scopes"
+              value={scope}
+              label={<code>{label}</code>}
+              hint={help}
+              checked={scopes.includes(scope)}
+              onChange={(checked) => toggle(scope, checked)}
+              invalid={Boolean(errors.scopes)}
+            />
           ))}
-          {errors.scopes && (
-            <p className="field-error" id={`${id}-scopes-error`}>
-              {errors.scopes}
-            </p>
-          )}
-        </fieldset>
+        </CheckboxGroup>
         {serverError !== null && <ErrorMessage error={serverError} />}
         <button
           type="submit"

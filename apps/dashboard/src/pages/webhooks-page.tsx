@@ -5,6 +5,7 @@ import {
 } from '@boxoffice/dashboard-contract';
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
+import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
 import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
@@ -176,47 +177,29 @@ function EndpointForm({
           onChange={setDescription}
           maxLength={500}
         />
-        <fieldset
-          className="fieldset"
-          aria-describedby={errors.events ? `${id}-events-error` : undefined}
-        >
-          <legend>Events to send</legend>
-          <div className="checkbox">
-            <input
-              type="checkbox"
-              id={`${id}-all`}
-              checked={all}
-              onChange={(event) => setAll(event.target.checked)}
-            />
-            <label htmlFor={`${id}-all`}>All events, including types added later</label>
-          </div>
+        <CheckboxGroup legend="Events to send" error={errors.events}>
+          <Checkbox
+            label="All events, including types added later"
+            checked={all}
+            onChange={setAll}
+          />
           {!all &&
             WEBHOOK_EVENT_TYPES.map((type) => (
-              <div className="checkbox" key={type}>
-                <input
-                  type="checkbox"
-                  id={`${id}-${type}`}
-                  checked={types.includes(type)}
-                  onChange={(event) =>
-                    setTypes((current) =>
-                      event.target.checked
-                        ? WEBHOOK_EVENT_TYPES.filter((t) => t === type || current.includes(t))
-                        : current.filter((t) => t !== type),
-                    )
-                  }
-                  aria-invalid={errors.events ? true : undefined}
-                />
-                <label htmlFor={`${id}-${type}`}>
-                  <code>{type}</code>
-                </label>
-              </div>
+              <Checkbox
+                key={type}
+                label={<code>{type}</code>}
+                checked={types.includes(type)}
+                onChange={(checked) =>
+                  setTypes((current) =>
+                    checked
+                      ? WEBHOOK_EVENT_TYPES.filter((t) => t === type || current.includes(t))
+                      : current.filter((t) => t !== type),
+                  )
+                }
+                invalid={Boolean(errors.events)}
+              />
             ))}
-          {errors.events && (
-            <p className="field-error" id={`${id}-events-error`}>
-              {errors.events}
-            </p>
-          )}
-        </fieldset>
+        </CheckboxGroup>
         {error !== null && <ErrorMessage error={error} />}
         <div className="dialog-actions">
           {onCancel && (
