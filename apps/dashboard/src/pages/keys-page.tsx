@@ -1,6 +1,7 @@
 import type { ApiKey } from '@boxoffice/dashboard-contract';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
+import { BusyButton } from '../components/busy-button';
 import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
 import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
@@ -211,14 +212,16 @@ function GenerateKeyForm({
           ))}
         </CheckboxGroup>
         {serverError !== null && <ErrorMessage error={serverError} />}
-        <button
+        <BusyButton
           type="submit"
           className="button button-primary"
+          busy={busy}
+          busyLabel="Generating…"
           aria-disabled={busy || full}
           aria-describedby={full ? `${id}-full` : undefined}
         >
-          {busy ? 'Generating…' : 'Generate key'}
-        </button>
+          Generate key
+        </BusyButton>
       </form>
     </section>
   );

@@ -5,6 +5,7 @@ import {
 } from '@boxoffice/dashboard-contract';
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
+import { BusyButton } from '../components/busy-button';
 import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
 import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
@@ -207,9 +208,14 @@ function EndpointForm({
               Cancel
             </button>
           )}
-          <button type="submit" className="button button-primary" aria-disabled={busy}>
-            {busy ? 'Saving…' : endpoint ? 'Save changes' : 'Add endpoint'}
-          </button>
+          <BusyButton
+            type="submit"
+            className="button button-primary"
+            busy={busy}
+            busyLabel="Saving…"
+          >
+            {endpoint ? 'Save changes' : 'Add endpoint'}
+          </BusyButton>
         </div>
       </form>
     </section>
