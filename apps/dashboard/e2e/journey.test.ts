@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browserSuite } from './suite';
 import { refreshUntilDelivered, startWebhookReceiver } from './webhook-receiver';
@@ -260,6 +260,62 @@ describe('dashboard journey', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('row', { name: /Nightly sync/ }).waitFor();
+  });
+
+  it('says at the scopes what is missing, and takes a key copied by hand', async () => {
+    /** The text of the elements that describe `element` for assistive technology. */
+    const description = (element: Locator) =>
+      element.evaluate((el) =>
+        (el.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' '),
+      );
+    const scopes = page.getByRole('group', { name: 'Scopes' });
+    const read = scopes.getByRole('checkbox', { name: 'read', exact: true });
+    expect(await description(read)).toBe(
+      'Read events, tiers, orders, tickets, attendees, check-ins and payouts.',
+    );
+
+    // No scope: the group says so, and focus moves to its first box.
+    await page.getByLabel('Key name').fill('Box office till');
+    await read.uncheck();
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    await scopes.getByText('Choose at least one scope.').waitFor();
+    expect(await description(scopes)).toBe('Choose at least one scope.');
+    expect(await read.getAttribute('aria-invalid')).toBe('true');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('value')))
+      .toBe('read');
+
+    // A clipboard that refuses: the dialog says how to copy the key by hand, and a copy made that
+    // way lets Done close it without asking.
+    await read.check();
+    await page.evaluate(() => {
+      Object.defineProperty(navigator.clipboard, 'writeText', {
+        configurable: true,
+        value: () => Promise.reject(new DOMException('Refused', 'NotAllowedError')),
+      });
+    });
+    try {
+      await page.getByRole('button', { name: 'Generate key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Your new API key' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Copy' }).click();
+      await dialog
+        .getByRole('status')
+        .getByText('Could not copy: select the key and copy it yourself.')
+        .waitFor();
+      await dialog.getByLabel('Secret key').focus();
+      await page.keyboard.press('Control+C');
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    } finally {
+      await page.evaluate(() => {
+        Reflect.deleteProperty(navigator.clipboard, 'writeText');
+      });
+    }
+    await page.getByRole('row', { name: /Box office till/ }).waitFor();
   });
 
   it('signs out, refuses a wrong password, and signs in again', async () => {

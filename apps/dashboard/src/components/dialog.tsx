@@ -1,4 +1,5 @@
 import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { BusyButton } from './busy-button';
 import { ErrorMessage } from './feedback';
 
 interface DialogProps {
@@ -117,14 +118,14 @@ export function ConfirmDialog({
         >
           {cancelLabel}
         </button>
-        <button
-          type="button"
+        <BusyButton
           className="button button-danger"
           onClick={onConfirm}
-          aria-disabled={busy}
+          busy={busy}
+          busyLabel={busyLabel}
         >
-          {busy ? busyLabel : confirmLabel}
-        </button>
+          {confirmLabel}
+        </BusyButton>
       </div>
     </Dialog>
   );

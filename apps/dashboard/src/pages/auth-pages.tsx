@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api';
+import { BusyButton } from '../components/busy-button';
 import { ErrorMessage } from '../components/feedback';
 import { EmailField, NameField, PasswordField } from '../components/fields';
 import { afterSignIn, Link, navigate, routes } from '../router';
@@ -158,9 +159,14 @@ export function SignUpPage() {
         {serverError !== null && !weakPassword && !emailTaken && (
           <ErrorMessage error={serverError} />
         )}
-        <button type="submit" className="button button-primary button-block" aria-disabled={busy}>
-          {busy ? 'Creating organisation…' : 'Create organisation'}
-        </button>
+        <BusyButton
+          type="submit"
+          className="button button-primary button-block"
+          busy={busy}
+          busyLabel="Creating organisation…"
+        >
+          Create organisation
+        </BusyButton>
       </form>
     </AuthLayout>
   );
@@ -213,9 +219,14 @@ export function SignInPage() {
           error={errors.password}
         />
         {serverError !== null && <ErrorMessage error={serverError} />}
-        <button type="submit" className="button button-primary button-block" aria-disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+        <BusyButton
+          type="submit"
+          className="button button-primary button-block"
+          busy={busy}
+          busyLabel="Signing in…"
+        >
+          Sign in
+        </BusyButton>
       </form>
     </AuthLayout>
   );

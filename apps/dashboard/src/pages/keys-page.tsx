@@ -1,11 +1,14 @@
 import type { ApiKey } from '@boxoffice/dashboard-contract';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
+import { BusyButton } from '../components/busy-button';
+import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
 import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { NameField } from '../components/fields';
+import { SecretField } from '../components/secret-field';
 import { formatDateTime } from '../format';
 import { useSignedIn } from '../session';
 import { useAction } from '../use-action';
@@ -194,49 +197,31 @@ function GenerateKeyForm({
           onChange={setName}
           error={errors.name}
         />
-        <fieldset
-          ref={scopesRef}
-          className="fieldset"
-          aria-describedby={errors.scopes ? `${id}-scopes-error` : undefined}
-        >
-          <legend>Scopes</legend>
+        <CheckboxGroup ref={scopesRef} legend="Scopes" error={errors.scopes}>
           {SCOPES.map(({ scope, label, help }) => (
-            <div className="checkbox" key={scope}>
-              <input
-                type="checkbox"
-                id={`${id}-${scope}`}
-                name="scopes"
-                value={scope}
-                checked={scopes.includes(scope)}
-                onChange={(event) => toggle(scope, event.target.checked)}
-                aria-describedby={`${id}-${scope}-help`}
-                aria-invalid={errors.scopes ? true : undefined}
-              />
-              <div>
-                <label htmlFor={`${id}-${scope}`}>
-                  <code>{label}</code>
-                </label>
-                <p className="field-hint" id={`${id}-${scope}-help`}>
-                  {help}
-                </p>
-              </div>
-            </div>
+            <Checkbox
+              key={scope}
+              name="scopes"
+              value={scope}
+              label={<code>{label}</code>}
+              hint={help}
+              checked={scopes.includes(scope)}
+              onChange={(checked) => toggle(scope, checked)}
+              invalid={Boolean(errors.scopes)}
+            />
           ))}
-          {errors.scopes && (
-            <p className="field-error" id={`${id}-scopes-error`}>
-              {errors.scopes}
-            </p>
-          )}
-        </fieldset>
+        </CheckboxGroup>
         {serverError !== null && <ErrorMessage error={serverError} />}
-        <button
+        <BusyButton
           type="submit"
           className="button button-primary"
+          busy={busy}
+          busyLabel="Generating…"
           aria-disabled={busy || full}
           aria-describedby={full ? `${id}-full` : undefined}
         >
-          {busy ? 'Generating…' : 'Generate key'}
-        </button>
+          Generate key
+        </BusyButton>
       </form>
     </section>
   );
@@ -321,7 +306,6 @@ function SecretDialog({
   freePlan: boolean;
   onClose: () => void;
 }) {
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   // Copied with the button, or by hand from the field.
   const [copied, setCopied] = useState(false);
   // Closing before copying asks first: the secret cannot be shown again.
@@ -329,7 +313,6 @@ function SecretDialog({
   const stayRef = useRef<HTMLButtonElement>(null);
   const copyRef = useRef<HTMLButtonElement>(null);
   const asked = useRef(false);
-  const inputId = useId();
   const origin = window.location.origin;
 
   useEffect(() => {
@@ -338,16 +321,6 @@ function SecretDialog({
     else if (asked.current) copyRef.current?.focus();
     asked.current = asking;
   }, [asking]);
-
-  const copySecret = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopy('copied');
-      setCopied(true);
-    } catch {
-      setCopy('failed');
-    }
-  };
 
   const requestClose = () => (copied ? onClose() : setAsking(true));
 
@@ -358,33 +331,13 @@ function SecretDialog({
         The key <strong className="key-name">{name}</strong> is {freePlan ? 'created' : 'ready'}.
         Copy it now.
       </p>
-      <div className="field">
-        <label htmlFor={inputId}>Secret key</label>
-        <div className="copy-row">
-          <input
-            id={inputId}
-            className="secret"
-            readOnly
-            value={secret}
-            spellCheck={false}
-            onFocus={(event) => event.currentTarget.select()}
-            onCopy={() => setCopied(true)}
-          />
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={copySecret}
-            ref={copyRef}
-            data-autofocus
-          >
-            {copy === 'copied' ? 'Copied' : 'Copy'}
-          </button>
-        </div>
-        <p className="field-hint" role="status">
-          {copy === 'copied' && 'Copied to the clipboard.'}
-          {copy === 'failed' && 'Could not copy: select the key and copy it yourself.'}
-        </p>
-      </div>
+      <SecretField
+        label="Secret key"
+        secret={secret}
+        noun="key"
+        onCopied={() => setCopied(true)}
+        copyRef={copyRef}
+      />
       <div className="notice notice-warning">
         <p>
           <strong>This key cannot be shown again.</strong> Keep it on your server, in an environment

@@ -1,6 +1,7 @@
 import type { Plan, PlanState } from '@boxoffice/dashboard-contract';
 import { useState } from 'react';
 import { api, unwrap } from '../api';
+import { BusyButton } from '../components/busy-button';
 import { ConfirmDialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
@@ -152,14 +153,14 @@ function ProOffer({ busy, onUpgrade }: { busy: boolean; onUpgrade: () => void })
       <p className="muted">What upgrading gives you</p>
       <p>{PLANS.pro.summary}</p>
       <Features plan="pro" />
-      <button
-        type="button"
+      <BusyButton
         className="button button-primary"
         onClick={onUpgrade}
-        aria-disabled={busy}
+        busy={busy}
+        busyLabel="Upgrading…"
       >
-        {busy ? 'Upgrading…' : 'Upgrade to Pro'}
-      </button>
+        Upgrade to Pro
+      </BusyButton>
       <p className="field-hint">Changes take effect immediately; your keys work from then on.</p>
     </section>
   );

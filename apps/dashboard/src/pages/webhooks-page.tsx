@@ -5,9 +5,12 @@ import {
 } from '@boxoffice/dashboard-contract';
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api';
+import { BusyButton } from '../components/busy-button';
+import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
 import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
+import { SecretField } from '../components/secret-field';
 import { TextField } from '../components/text-field';
 import { formatDateTime } from '../format';
 import { useAction } from '../use-action';
@@ -175,47 +178,29 @@ function EndpointForm({
           onChange={setDescription}
           maxLength={500}
         />
-        <fieldset
-          className="fieldset"
-          aria-describedby={errors.events ? `${id}-events-error` : undefined}
-        >
-          <legend>Events to send</legend>
-          <div className="checkbox">
-            <input
-              type="checkbox"
-              id={`${id}-all`}
-              checked={all}
-              onChange={(event) => setAll(event.target.checked)}
-            />
-            <label htmlFor={`${id}-all`}>All events, including types added later</label>
-          </div>
+        <CheckboxGroup legend="Events to send" error={errors.events}>
+          <Checkbox
+            label="All events, including types added later"
+            checked={all}
+            onChange={setAll}
+          />
           {!all &&
             WEBHOOK_EVENT_TYPES.map((type) => (
-              <div className="checkbox" key={type}>
-                <input
-                  type="checkbox"
-                  id={`${id}-${type}`}
-                  checked={types.includes(type)}
-                  onChange={(event) =>
-                    setTypes((current) =>
-                      event.target.checked
-                        ? WEBHOOK_EVENT_TYPES.filter((t) => t === type || current.includes(t))
-                        : current.filter((t) => t !== type),
-                    )
-                  }
-                  aria-invalid={errors.events ? true : undefined}
-                />
-                <label htmlFor={`${id}-${type}`}>
-                  <code>{type}</code>
-                </label>
-              </div>
+              <Checkbox
+                key={type}
+                label={<code>{type}</code>}
+                checked={types.includes(type)}
+                onChange={(checked) =>
+                  setTypes((current) =>
+                    checked
+                      ? WEBHOOK_EVENT_TYPES.filter((t) => t === type || current.includes(t))
+                      : current.filter((t) => t !== type),
+                  )
+                }
+                invalid={Boolean(errors.events)}
+              />
             ))}
-          {errors.events && (
-            <p className="field-error" id={`${id}-events-error`}>
-              {errors.events}
-            </p>
-          )}
-        </fieldset>
+        </CheckboxGroup>
         {error !== null && <ErrorMessage error={error} />}
         <div className="dialog-actions">
           {onCancel && (
@@ -223,9 +208,14 @@ function EndpointForm({
               Cancel
             </button>
           )}
-          <button type="submit" className="button button-primary" aria-disabled={busy}>
-            {busy ? 'Saving…' : endpoint ? 'Save changes' : 'Add endpoint'}
-          </button>
+          <BusyButton
+            type="submit"
+            className="button button-primary"
+            busy={busy}
+            busyLabel="Saving…"
+          >
+            {endpoint ? 'Save changes' : 'Add endpoint'}
+          </BusyButton>
         </div>
       </form>
     </section>
@@ -504,43 +494,9 @@ function SecretDialog({
   secret: string;
   onClose: () => void;
 }) {
-  const inputId = useId();
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const copySecret = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopy('copied');
-    } catch {
-      setCopy('failed');
-    }
-  };
   return (
     <Dialog title={title} onClose={onClose}>
-      <div className="field">
-        <label htmlFor={inputId}>Signing secret</label>
-        <div className="copy-row">
-          <input
-            id={inputId}
-            className="secret"
-            readOnly
-            value={secret}
-            spellCheck={false}
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => void copySecret()}
-            data-autofocus
-          >
-            {copy === 'copied' ? 'Copied' : 'Copy'}
-          </button>
-        </div>
-        <p className="field-hint" role="status">
-          {copy === 'copied' && 'Copied to the clipboard.'}
-          {copy === 'failed' && 'Could not copy: select the secret and copy it yourself.'}
-        </p>
-      </div>
+      <SecretField label="Signing secret" secret={secret} noun="secret" />
       <p>
         Verify each request with it: <code>client.webhooks.unwrap(body, headers, secret)</code> in
         the SDK, or any Standard Webhooks library. Keep it on your server only.

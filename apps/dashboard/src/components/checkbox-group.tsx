@@ -1,0 +1,69 @@
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+
+/** A fieldset of checkboxes with its legend, and its error tied to it for assistive technology. */
+export function CheckboxGroup({
+  legend,
+  error,
+  ref,
+  children,
+}: {
+  legend: string;
+  /** What is wrong with the choice, as a whole. */
+  error?: string;
+  ref?: Ref<HTMLFieldSetElement>;
+  children: ReactNode;
+}) {
+  const errorId = `${useId()}-error`;
+  return (
+    <fieldset ref={ref} className="fieldset" aria-describedby={error ? errorId : undefined}>
+      <legend>{legend}</legend>
+      {children}
+      {error && (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** One checkbox of a group: its label beside it, and a hint under the label if it has one. */
+export function Checkbox({
+  label,
+  hint,
+  invalid,
+  onChange,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'id' | 'onChange'> & {
+  label: ReactNode;
+  hint?: string;
+  /** The group's choice is wrong (its error says why). */
+  invalid?: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const labelled = <label htmlFor={id}>{label}</label>;
+  return (
+    <div className="checkbox">
+      <input
+        {...input}
+        type="checkbox"
+        id={id}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-describedby={hint ? hintId : undefined}
+        aria-invalid={invalid ? true : undefined}
+      />
+      {hint ? (
+        <div>
+          {labelled}
+          <p className="field-hint" id={hintId}>
+            {hint}
+          </p>
+        </div>
+      ) : (
+        labelled
+      )}
+    </div>
+  );
+}
