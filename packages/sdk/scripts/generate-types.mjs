@@ -157,14 +157,17 @@ function generate() {
     return str(type);
   }
 
-  // In the order the contract declares them (its shared fields first).
+  // In the order the contract declares them (its shared filters first); the stamps resources share
+  // (`created_at`, `updated_at`: resource-schema.ts) last, where `resourceSchema` puts them.
   const place = (symbol) => {
     const declaration = symbol.declarations?.[0];
-    return declaration ? [declaration.getSourceFile().fileName, declaration.pos] : ['', 0];
+    const file = declaration?.getSourceFile().fileName ?? '';
+    return [file.endsWith('/resource-schema.ts') ? 1 : 0, file, declaration?.pos ?? 0];
   };
   const byPlace = (a, b) => {
-    const [fileA, posA] = place(a);
-    const [fileB, posB] = place(b);
+    const [lastA, fileA, posA] = place(a);
+    const [lastB, fileB, posB] = place(b);
+    if (lastA !== lastB) return lastA - lastB;
     return fileA === fileB ? posA - posB : fileA < fileB ? -1 : 1;
   };
 
