@@ -1,10 +1,9 @@
 import { defineConfig } from 'tsdown';
 
+// The entry (`src/index.ts`) and cleaning `dist` first are tsdown's defaults.
 export default defineConfig({
-  entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
-  clean: true,
   platform: 'neutral',
 });

@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import {
-  booleanParam,
-  PaginationQuerySchema,
-  readRoutes,
-  textParam,
-  TimestampSchema,
-} from './common';
+import { booleanParam, PaginationQuerySchema, readRoutes, textParam } from './common';
 import { byEvent, sinceUpdated } from './list-filters';
 import { resourceRouter } from './resource-router';
+import { resourceSchema } from './resource-schema';
 
 export const AttendeeAnswerSchema = z.object({
   /** The question asked at checkout. */
@@ -17,7 +12,7 @@ export const AttendeeAnswerSchema = z.object({
 });
 export type AttendeeAnswer = z.infer<typeof AttendeeAnswerSchema>;
 
-export const AttendeeSchema = z.object({
+export const AttendeeSchema = resourceSchema({
   /** The attendee's id, `att_…`. */
   id: z.string(),
   /** Their ticket, `tkt_…`. */
@@ -38,10 +33,6 @@ export const AttendeeSchema = z.object({
   answers: z.array(AttendeeAnswerSchema),
   /** Whether their ticket is checked in now (it changes with each check-in, with `updated_at`). */
   checked_in: z.boolean(),
-  /** When it was created (ISO-8601, UTC). */
-  created_at: TimestampSchema,
-  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
-  updated_at: TimestampSchema,
 });
 export type Attendee = z.infer<typeof AttendeeSchema>;
 

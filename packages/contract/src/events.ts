@@ -13,6 +13,7 @@ import {
 } from './common';
 import { byStatus, sinceUpdated } from './list-filters';
 import { resourceRouter } from './resource-router';
+import { resourceSchema } from './resource-schema';
 
 export const EVENT_STATUSES = ['draft', 'published', 'completed', 'cancelled'] as const;
 export const EventStatusSchema = z.enum(EVENT_STATUSES);
@@ -26,7 +27,7 @@ export const EVENT_TRANSITIONS: Readonly<Record<EventStatus, readonly EventStatu
   cancelled: [],
 };
 
-export const EventSchema = z.object({
+export const EventSchema = resourceSchema({
   /** The event's id, `evt_…`. */
   id: z.string(),
   /** The event's name, 1–200 characters. */
@@ -56,10 +57,6 @@ export const EventSchema = z.object({
   published_at: TimestampSchema.nullable(),
   /** When the event was cancelled, or `null`. Set by the server. */
   cancelled_at: TimestampSchema.nullable(),
-  /** When it was created (ISO-8601, UTC). */
-  created_at: TimestampSchema,
-  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
-  updated_at: TimestampSchema,
 });
 export type Event = z.infer<typeof EventSchema>;
 

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { PaginationQuerySchema, readRoutes, textParam, TimestampSchema } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
 import { resourceRouter } from './resource-router';
+import { resourceSchema } from './resource-schema';
 
 export const ORDER_STATUSES = ['pending', 'completed', 'cancelled', 'refunded'] as const;
 export const OrderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatusSchema>;
 
-export const OrderSchema = z.object({
+export const OrderSchema = resourceSchema({
   /** The order's id, `ord_…`. */
   id: z.string(),
   /** The reference the buyer sees, e.g. `BX-7K3Q9P`. */
@@ -41,10 +42,6 @@ export const OrderSchema = z.object({
   paid_at: TimestampSchema.nullable(),
   /** When the order was cancelled (ISO-8601, UTC), or `null`. */
   cancelled_at: TimestampSchema.nullable(),
-  /** When it was created (ISO-8601, UTC). */
-  created_at: TimestampSchema,
-  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
-  updated_at: TimestampSchema,
 });
 export type Order = z.infer<typeof OrderSchema>;
 

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { DateSchema, PaginationQuerySchema, readRoutes, TimestampSchema } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
 import { resourceRouter } from './resource-router';
+import { resourceSchema } from './resource-schema';
 
 export const PAYOUT_STATUSES = ['pending', 'in_transit', 'paid', 'cancelled', 'failed'] as const;
 export const PayoutStatusSchema = z.enum(PAYOUT_STATUSES);
 export type PayoutStatus = z.infer<typeof PayoutStatusSchema>;
 
-export const PayoutSchema = z.object({
+export const PayoutSchema = resourceSchema({
   /** The payout's id, `po_…`. */
   id: z.string(),
   /** The event it pays out for, or `null` for several. */
@@ -36,10 +37,6 @@ export const PayoutSchema = z.object({
   paid_at: TimestampSchema.nullable(),
   /** Why it failed, or `null`. */
   failure_reason: z.string().nullable(),
-  /** When it was created (ISO-8601, UTC). */
-  created_at: TimestampSchema,
-  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
-  updated_at: TimestampSchema,
 });
 export type Payout = z.infer<typeof PayoutSchema>;
 

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { PaginationQuerySchema, readRoutes, textParam, TimestampSchema } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
 import { resourceRouter } from './resource-router';
+import { resourceSchema } from './resource-schema';
 
 export const TICKET_STATUSES = ['valid', 'checked_in', 'void'] as const;
 export const TicketStatusSchema = z.enum(TICKET_STATUSES);
 export type TicketStatus = z.infer<typeof TicketStatusSchema>;
 
-export const TicketSchema = z.object({
+export const TicketSchema = resourceSchema({
   /** The ticket's id, `tkt_…`. */
   id: z.string(),
   /** The order it was bought in, `ord_…`. */
@@ -30,10 +31,6 @@ export const TicketSchema = z.object({
   checked_in_at: TimestampSchema.nullable(),
   /** When it became void (ISO-8601, UTC), or `null`. */
   voided_at: TimestampSchema.nullable(),
-  /** When it was created (ISO-8601, UTC). */
-  created_at: TimestampSchema,
-  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
-  updated_at: TimestampSchema,
 });
 export type Ticket = z.infer<typeof TicketSchema>;
 

@@ -10,6 +10,7 @@ import {
 } from './common';
 import { byEvent, byStatus, sinceUpdated } from './list-filters';
 import { resourceRouter } from './resource-router';
+import { resourceSchema } from './resource-schema';
 
 export const TIER_STATUSES = ['on_sale', 'paused', 'hidden', 'sold_out'] as const;
 export const TierStatusSchema = z.enum(TIER_STATUSES);
@@ -17,7 +18,7 @@ export type TierStatus = z.infer<typeof TierStatusSchema>;
 /** `sold_out` is set by the server when everything is sold; it cannot be written. */
 export const WritableTierStatusSchema = z.enum(['on_sale', 'paused', 'hidden']);
 
-export const TierSchema = z.object({
+export const TierSchema = resourceSchema({
   /** The tier's id, `tier_…`. */
   id: z.string(),
   /** The event it sells tickets for, `evt_…`. */
@@ -52,10 +53,6 @@ export const TierSchema = z.object({
    * nothing left).
    */
   status: TierStatusSchema,
-  /** When it was created (ISO-8601, UTC). */
-  created_at: TimestampSchema,
-  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
-  updated_at: TimestampSchema,
 });
 export type Tier = z.infer<typeof TierSchema>;
 

@@ -27,18 +27,19 @@ const BASES = [
 
 /**
  * The contract's sets of values, each declared once as a type that the fields and filters holding
- * exactly that set name: [name, schema, doc].
+ * exactly that set name: [name, doc]; the schema is the name's `…Schema`.
  */
 const ENUMS = [
-  ['EventStatus', 'EventStatusSchema', "An event's status."],
-  ['TierStatus', 'TierStatusSchema', "A ticket tier's status."],
-  ['WritableTierStatus', 'WritableTierStatusSchema', 'The statuses a client may give a tier.'],
-  ['OrderStatus', 'OrderStatusSchema', "An order's status."],
-  ['TicketStatus', 'TicketStatusSchema', "A ticket's status."],
-  ['CheckinDirection', 'CheckinDirectionSchema', 'Whether a check-in admitted or let out.'],
-  ['PayoutStatus', 'PayoutStatusSchema', "A payout's status."],
-  ['WebhookEndpointStatus', 'WebhookEndpointStatusSchema', "A webhook endpoint's status."],
-];
+  ['EventStatus', "An event's status."],
+  ['TierStatus', "A ticket tier's status."],
+  ['WritableTierStatus', 'The statuses a client may give a tier.'],
+  ['OrderStatus', "An order's status."],
+  ['TicketStatus', "A ticket's status."],
+  ['CheckinDirection', 'Whether a check-in admitted or let out.'],
+  ['PayoutStatus', "A payout's status."],
+  ['WebhookEndpointStatus', "A webhook endpoint's status."],
+  ['WebhookSubscription', 'What a webhook endpoint subscribes to: an event type, or `*` for all.'],
+].map(([name, text]) => [name, `${name}Schema`, text]);
 
 /**
  * [exported name, schema, side, base]: what the SDK receives (`output`) or sends (`input`); `base`
@@ -156,14 +157,17 @@ function generate() {
     return str(type);
   }
 
-  // In the order the contract declares them (its shared fields first).
+  // In the order the contract declares them (its shared filters first); the stamps resources share
+  // (`created_at`, `updated_at`: resource-schema.ts) last, where `resourceSchema` puts them.
   const place = (symbol) => {
     const declaration = symbol.declarations?.[0];
-    return declaration ? [declaration.getSourceFile().fileName, declaration.pos] : ['', 0];
+    const file = declaration?.getSourceFile().fileName ?? '';
+    return [file.endsWith('/resource-schema.ts') ? 1 : 0, file, declaration?.pos ?? 0];
   };
   const byPlace = (a, b) => {
-    const [fileA, posA] = place(a);
-    const [fileB, posB] = place(b);
+    const [lastA, fileA, posA] = place(a);
+    const [lastB, fileB, posB] = place(b);
+    if (lastA !== lastB) return lastA - lastB;
     return fileA === fileB ? posA - posB : fileA < fileB ? -1 : 1;
   };
 

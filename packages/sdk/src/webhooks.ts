@@ -8,10 +8,11 @@ import type {
   Ticket,
   Tier,
   WebhookEndpoint,
+  WebhookSubscription,
 } from './resources/types';
 
 /** The event types an endpoint can subscribe to (`event.created`, `checkin.created`, …). */
-export type WebhookEventType = Exclude<WebhookEndpoint['events'][number], '*'>;
+export type WebhookEventType = Exclude<WebhookSubscription, '*'>;
 
 interface ObjectOf {
   event: Event;

@@ -25,6 +25,23 @@ export type PayoutStatus = 'cancelled' | 'pending' | 'in_transit' | 'paid' | 'fa
 /** A webhook endpoint's status. `WebhookEndpointStatusSchema` of @boxoffice/contract. */
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 
+/** What a webhook endpoint subscribes to: an event type, or `*` for all. `WebhookSubscriptionSchema` of @boxoffice/contract. */
+export type WebhookSubscription =
+  | 'event.created'
+  | 'event.updated'
+  | 'tier.created'
+  | 'tier.updated'
+  | 'order.created'
+  | 'order.updated'
+  | 'ticket.created'
+  | 'ticket.updated'
+  | 'attendee.created'
+  | 'attendee.updated'
+  | 'checkin.created'
+  | 'payout.created'
+  | 'payout.updated'
+  | '*';
+
 /** The paging parameters of the lists that page by cursor. `PaginationQuerySchema` of @boxoffice/contract. */
 export interface PageParams {
   /** The page to start at, from 1 (1 when absent). Not with `cursor`. */
@@ -541,22 +558,7 @@ export interface WebhookEndpoint {
   /** A note of the organisation's on what the endpoint is for. */
   description: string | null;
   /** The event types sent to it, or `["*"]` for every type. */
-  events: Array<
-    | 'event.created'
-    | 'event.updated'
-    | 'tier.created'
-    | 'tier.updated'
-    | 'order.created'
-    | 'order.updated'
-    | 'ticket.created'
-    | 'ticket.updated'
-    | 'attendee.created'
-    | 'attendee.updated'
-    | 'checkin.created'
-    | 'payout.created'
-    | 'payout.updated'
-    | '*'
-  >;
+  events: Array<WebhookSubscription>;
   /** `enabled`, or `disabled` (nothing is sent). */
   status: WebhookEndpointStatus;
   /** Why the endpoint is disabled: by request, or after failing for about three days. */
@@ -586,24 +588,7 @@ export interface WebhookEndpointCreateParams {
   /** An https URL that accepts POST requests. */
   url: string;
   /** Event types to receive, or `["*"]` (the default) for all. */
-  events?:
-    | undefined
-    | Array<
-        | 'event.created'
-        | 'event.updated'
-        | 'tier.created'
-        | 'tier.updated'
-        | 'order.created'
-        | 'order.updated'
-        | 'ticket.created'
-        | 'ticket.updated'
-        | 'attendee.created'
-        | 'attendee.updated'
-        | 'checkin.created'
-        | 'payout.created'
-        | 'payout.updated'
-        | '*'
-      >;
+  events?: undefined | Array<WebhookSubscription>;
   /** A note on what the endpoint is for. */
   description?: string | null | undefined;
 }
@@ -613,24 +598,7 @@ export interface WebhookEndpointUpdateParams {
   /** A new https URL. */
   url?: string | undefined;
   /** The event types to receive from now on, or `["*"]` for all. */
-  events?:
-    | undefined
-    | Array<
-        | 'event.created'
-        | 'event.updated'
-        | 'tier.created'
-        | 'tier.updated'
-        | 'order.created'
-        | 'order.updated'
-        | 'ticket.created'
-        | 'ticket.updated'
-        | 'attendee.created'
-        | 'attendee.updated'
-        | 'checkin.created'
-        | 'payout.created'
-        | 'payout.updated'
-        | '*'
-      >;
+  events?: undefined | Array<WebhookSubscription>;
   /** A new note, or `null` for none. */
   description?: string | null | undefined;
   /** `disabled` stops the deliveries; `enabled` starts them again. */
