@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { freePort } from '../src/db/embedded';
+import { spawnServer, untilServing } from './server-process';
 
 /**
  * `pnpm dev`'s server as a real process whose output is a pipe, as in an IDE's run panel or
@@ -13,7 +13,7 @@ const apiDir = path.resolve(import.meta.dirname, '..');
 describe('the development server on a pipe', () => {
   it('writes readable lines, uncoloured, for its start and each request', async () => {
     const port = await freePort();
-    const child = spawn(
+    const run = spawnServer(
       process.execPath,
       ['--import', 'tsx', '--conditions=@boxoffice/source', 'src/main.ts'],
       {
@@ -28,31 +28,17 @@ describe('the development server on a pipe', () => {
           HOST: '127.0.0.1',
           WEBHOOK_WORKER: 'off',
         },
-        stdio: 'pipe',
       },
     );
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
-        const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (response) => response.ok,
-          () => false,
-        );
-        if (up) break;
-        if (Date.now() > deadline) throw new Error(`the server did not answer in time:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await untilServing(run, port, 20_000);
       expect((await fetch(`http://127.0.0.1:${port}/api/v1/events`)).status).toBe(401);
     } finally {
-      child.kill('SIGTERM');
+      run.child.kill('SIGTERM');
     }
-    expect(await exited).toBe(0);
+    expect((await run.exited).code).toBe(0);
 
+    const output = run.output();
     const lines = output.trimEnd().split('\n');
     // pino-pretty's form: time, level and message first, the record's fields after them.
     const readable = /^\[\d{2}:\d{2}:\d{2}\] (INFO|WARN|ERROR): \S/;

@@ -11,7 +11,7 @@ import { createOrm, type Orm } from '../src/db/orm';
 import { entities } from '../src/modules/entities';
 import { closeLogger, createLogger } from '../src/http/logger';
 import { createRateLimits } from '../src/http/rate-limit';
-import { buildEvent } from './fixtures';
+import { buildEvent, eventInput } from './fixtures';
 import { call, closedPort, createTenant, getTestOrm, type TestTenant } from './setup';
 
 type LogRecord = Record<string, unknown>;
@@ -156,13 +156,7 @@ describe('one line per request', () => {
     const result = await call(server, 'POST', '/api/v1/events', {
       key: tenant.key,
       headers: { 'x-request-id': id },
-      body: {
-        name: 'Body marker 7f3c',
-        timezone: 'Europe/London',
-        starts_at: '2027-05-01T18:00:00Z',
-        ends_at: '2027-05-01T22:00:00Z',
-        currency: 'GBP',
-      },
+      body: eventInput('Body marker 7f3c'),
     });
     expect(result.status).toBe(201);
     const line = await server.log.request(id);

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Scope } from '@boxoffice/contract';
 import { createApp } from '../src/app';
 import { freePort } from '../src/db/embedded';
-import { createOrm, type Orm } from '../src/db/orm';
+import { createOrm, migrate, type Orm } from '../src/db/orm';
 import { entities } from '../src/modules/entities';
-import { createAttemptLimits, type AttemptLimits } from '../src/http/attempt-limit';
+import { ATTEMPT_LIMITS, createAttemptLimits, type AttemptLimits } from '../src/http/attempt-limit';
 import { answerProtocolErrors } from '../src/http/client-error';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
 import { checkedResponses } from './response-recorder';
@@ -154,17 +154,15 @@ function shareServer(start: () => Promise<TestServer>): SharedTestServer {
   return shared;
 }
 
-/** Attempt limits no ordinary suite reaches; the tests of the limits set their own. */
+/**
+ * Attempt limits no ordinary suite reaches: every documented limit, over its own period, with
+ * 100,000 attempts. The tests of the limits set their own.
+ */
 export const generousAttemptLimits = (): AttemptLimits =>
   createAttemptLimits({
-    limits: {
-      signups: { points: 100_000, durationSeconds: 3600 },
-      signInsByAccount: { points: 100_000, durationSeconds: 900 },
-      signInsByAddress: { points: 100_000, durationSeconds: 900 },
-      apiAuthFailures: { points: 100_000, durationSeconds: 60 },
-      testEventsByEndpoint: { points: 100_000, durationSeconds: 60 },
-      testEventsByOrganisation: { points: 100_000, durationSeconds: 3600 },
-    },
+    limits: Object.fromEntries(
+      Object.entries(ATTEMPT_LIMITS).map(([name, limit]) => [name, { ...limit, points: 100_000 }]),
+    ),
   });
 
 export interface TestTenant {
@@ -284,6 +282,28 @@ export async function createScratchDatabase(
       await admin.end();
     },
   };
+}
+
+export interface MigratedDatabase {
+  url: string;
+  orm: Orm;
+  /** Closes the ORM, then drops the database. */
+  drop(): Promise<void>;
+}
+
+/** A scratch database (`createScratchDatabase`), migrated, with an ORM on it. */
+export async function createMigratedDatabase(prefix: string): Promise<MigratedDatabase> {
+  const database = await createScratchDatabase(prefix);
+  const orm = await createOrm({ databaseUrl: database.url, entities });
+  const drop = async () => {
+    await orm.close();
+    await database.drop();
+  };
+  await migrate(orm).catch(async (error: unknown) => {
+    await drop();
+    throw error;
+  });
+  return { url: database.url, orm, drop };
 }
 
 /**

@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded';
 import { ensureBuilt } from './built-server';
+import { postgresOn, spawnServer, untilServing, type ServerRun } from './server-process';
 
 /**
  * `pnpm start`'s server (the built `dist/main.js`) as a real process on its embedded PostgreSQL,
@@ -16,15 +16,9 @@ import { ensureBuilt } from './built-server';
 
 const apiDir = path.resolve(import.meta.dirname, '..');
 
-interface Run {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
 /** The server as `pnpm start` runs it (built), on the embedded database in `dataDir`. */
-function startServer(dataDir: string, port: number): Run {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+function startServer(dataDir: string, port: number): ServerRun {
+  const run = spawnServer(process.execPath, ['dist/main.js'], {
     cwd: apiDir,
     env: {
       PATH: process.env.PATH ?? '',
@@ -33,49 +27,14 @@ function startServer(dataDir: string, port: number): Run {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
     },
-    stdio: 'pipe',
   });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  void exited.then(() => clearTimeout(timer));
-  return { child, exited, output: () => output };
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), 90_000);
+  void run.exited.then(() => clearTimeout(timer));
+  return run;
 }
 
-async function untilServing(run: Run, port: number): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (run.child.exitCode !== null) throw new Error(`the server exited:\n${run.output()}`);
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the server did not answer in time:\n${run.output()}`);
-}
-
-/** The pids of the PostgreSQL servers (postmasters) running on `dataDir`, from /proc. */
-function postgresOn(dataDir: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue;
-    }
-    const at = argv.indexOf('-D');
-    if (argv[0]?.endsWith('/postgres') && at >= 0 && argv[at + 1] === dataDir) {
-      pids.push(Number(entry));
-    }
-  }
-  return pids;
-}
+/** How a run ended: its exit code. */
+const exitCode = async (run: ServerRun) => (await run.exited).code;
 
 /** Waits for a process to be gone (the server's stop has returned, its children may lag). */
 async function gone(pid: number): Promise<boolean> {
@@ -117,7 +76,7 @@ describe.runIf(linux)('start-up failures of the embedded database', { timeout: 1
     const busy = await occupy(port);
     try {
       const run = startServer(dir, port);
-      expect(await run.exited).toBe(1);
+      expect(await exitCode(run)).toBe(1);
       expect(run.output()).toContain(`Port ${port} is already in use`);
       expect(run.output()).toContain(`PORT=${port + 1} pnpm start`);
       expect(run.output()).not.toMatch(/\bundefined\b|\n\s+at /);
@@ -132,10 +91,10 @@ describe.runIf(linux)('start-up failures of the embedded database', { timeout: 1
   it('refuses a second start on the same data directory, naming the first server', async () => {
     const port = await freePort();
     const first = startServer(dir, port);
-    await untilServing(first, port);
+    await untilServing(first, port, 90_000);
     try {
       const second = startServer(dir, await freePort());
-      expect(await second.exited).toBe(1);
+      expect(await exitCode(second)).toBe(1);
       expect(second.output()).toContain('already in use by another Boxoffice server');
       expect(second.output()).toContain(`kill ${first.child.pid}`);
       expect(second.output()).not.toMatch(/\bundefined\b|\n\s+at /);
@@ -144,21 +103,21 @@ describe.runIf(linux)('start-up failures of the embedded database', { timeout: 1
     } finally {
       first.child.kill('SIGTERM');
     }
-    expect(await first.exited).toBe(0);
+    expect(await exitCode(first)).toBe(0);
     expect(postgresOn(dataDir)).toEqual([]);
   });
 
   it('names a database left behind by a killed server, with its pid', async () => {
     const port = await freePort();
     const first = startServer(dir, port);
-    await untilServing(first, port);
+    await untilServing(first, port, 90_000);
     first.child.kill('SIGKILL');
     await first.exited;
     const [orphan] = postgresOn(dataDir);
     expect(orphan).toBeDefined();
 
     const next = startServer(dir, port);
-    expect(await next.exited).toBe(1);
+    expect(await exitCode(next)).toBe(1);
     expect(next.output()).toContain(`still running (process ${orphan})`);
     expect(next.output()).toContain(`kill ${orphan}`);
 
@@ -166,9 +125,9 @@ describe.runIf(linux)('start-up failures of the embedded database', { timeout: 1
     process.kill(orphan!, 'SIGTERM');
     expect(await gone(orphan!)).toBe(true);
     const after = startServer(dir, port);
-    await untilServing(after, port);
+    await untilServing(after, port, 90_000);
     after.child.kill('SIGTERM');
-    expect(await after.exited).toBe(0);
+    expect(await exitCode(after)).toBe(0);
     expect(postgresOn(dataDir)).toEqual([]);
   });
 });
@@ -180,7 +139,7 @@ describe.runIf(linux && process.getuid?.() === 0)('as root', { timeout: 60_000 }
       // mkdtemp makes it 0700: the postgres user cannot enter it, as with /root.
       await mkdir(path.join(dir, 'data'));
       const run = startServer(path.join(dir, 'data'), await freePort());
-      expect(await run.exited).toBe(1);
+      expect(await exitCode(run)).toBe(1);
       expect(run.output()).toContain("runs as the 'postgres' user");
       expect(run.output()).toContain(`cannot reach ${dir} (a private directory)`);
       expect(run.output()).toContain('DATABASE_URL');

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityViolations } from './accessibility';
+import * as step from './steps';
 import { browserSuite } from './suite';
-import { refreshUntilDelivered, startWebhookReceiver } from './webhook-receiver';
+import { startWebhookReceiver } from './webhook-receiver';
 
 /**
  * Every page and state a person meets, on a desktop and on a phone (360 px): the home page, the
@@ -71,29 +72,20 @@ describe('accessibility, in every page and state', () => {
     await heading('Sign in').waitFor();
     await checkAccessibility('sign-in');
 
-    await page.getByRole('link', { name: 'Create an organisation' }).click();
-    await heading('Create your organisation').waitFor();
-    await page.getByLabel('Organisation name').fill('Riverside Hall');
-    await page.getByLabel('Email').fill(`a11y-${randomBytes(4).toString('hex')}@riverside.example`);
-    await page.getByLabel('Password', { exact: true }).fill('short');
-    await page.getByRole('button', { name: 'Create organisation' }).click();
-    await page.getByText('Use at least 10 characters.').waitFor();
-    await checkAccessibility('sign-up with an error');
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create organisation' }).click();
-
-    await heading('API keys').waitFor();
-    await page.getByText('No API keys yet.').waitFor();
+    const account = {
+      organisation: 'Riverside Hall',
+      email: `a11y-${randomBytes(4).toString('hex')}@riverside.example`,
+      password: 'correct horse battery',
+    };
+    await step.signUpAfterShortPassword(page, account, () =>
+      checkAccessibility('sign-up with an error'),
+    );
     await checkAccessibility('keys, none yet');
 
-    await page.getByLabel('Key name').fill('Reporting');
-    await page.getByRole('button', { name: 'Generate key' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Your new API key' });
-    await dialog.waitFor();
+    const dialog = await step.generateKey(page, 'Reporting');
     await checkAccessibility('keys, the new key shown');
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await dialog.getByRole('button', { name: 'Close without copying' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await step.closeDialog(dialog, 'Close without copying');
 
     const row = page.getByRole('row', { name: /Reporting/ });
     await row.getByText('active', { exact: true }).waitFor();
@@ -103,42 +95,26 @@ describe('accessibility, in every page and state', () => {
     const confirm = page.getByRole('alertdialog', { name: 'Revoke “Reporting”?' });
     await confirm.waitFor();
     await checkAccessibility('keys, the revoke dialog');
-    await confirm.getByRole('button', { name: 'Revoke key' }).click();
-    await confirm.waitFor({ state: 'detached' });
+    await step.closeDialog(confirm, 'Revoke key');
     await row.getByText('revoked', { exact: true }).waitFor();
     await checkAccessibility('keys, after a revoke');
 
-    await page.getByRole('link', { name: 'Plan', exact: true }).click();
-    await page.getByRole('heading', { name: 'Current plan: Free' }).waitFor();
+    await step.openPlan(page, 'Free');
     await checkAccessibility('plan, Free');
-    await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
-    await page.getByRole('heading', { name: 'Current plan: Pro' }).waitFor();
+    await step.upgradeToPro(page);
     await checkAccessibility('plan, Pro');
 
     const receiver = await startWebhookReceiver('/boxoffice');
     try {
-      await page
-        .getByRole('navigation', { name: 'Settings' })
-        .getByRole('link', { name: 'Webhooks' })
-        .click();
-      await heading('Webhooks').waitFor();
-      await page.getByText('No webhook endpoints yet.').waitFor();
+      await step.openEmptyWebhooks(page);
       await checkAccessibility('webhooks, none yet');
-      await page.getByLabel('Endpoint URL').fill(receiver.url);
-      await page.getByRole('button', { name: 'Add endpoint' }).click();
-      const secret = page.getByRole('dialog', { name: 'Your new webhook endpoint' });
-      await secret.waitFor();
+      const secret = await step.addEndpoint(page, receiver.url);
       await checkAccessibility('webhooks, the new secret shown');
-      await secret.getByRole('button', { name: 'Done' }).click();
-      await secret.waitFor({ state: 'detached' });
+      await step.closeDialog(secret);
 
-      const card = page.getByRole('article', { name: `Endpoint ${receiver.url}` });
-      await card.getByText('enabled', { exact: true }).waitFor();
+      const card = await step.enabledEndpoint(page, receiver.url);
       await checkAccessibility('webhooks, an endpoint');
-      await card.getByRole('button', { name: 'Send test event' }).click();
-      await card.getByText(/Test event sent/).waitFor();
-      await card.getByRole('button', { name: 'Deliveries' }).click();
-      await refreshUntilDelivered(card);
+      await step.deliverTestEvent(card);
       await checkAccessibility('webhooks, an endpoint’s deliveries');
     } finally {
       await receiver.close();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as step from './steps';
 import { browserSuite } from './suite';
 import { refreshUntilDelivered, startWebhookReceiver } from './webhook-receiver';
 
@@ -63,16 +64,12 @@ describe('dashboard journey', () => {
     await heading('Sign in').waitFor();
     // The API reference is one link away before signing in, too.
     expect(await referenceHref()).toBe(`${origin}/docs`);
-    await page.getByRole('link', { name: 'Create an organisation' }).click();
-    await heading('Create your organisation').waitFor();
+    await step.openSignUp(page);
     expect(new URL(page.url()).pathname).toBe('/dashboard/signup');
     expect(await referenceHref()).toBe(`${origin}/docs`);
 
     // Too short a password is caught before anything is sent.
-    await page.getByLabel('Organisation name').fill(account.organisation);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill('short');
-    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await step.submitSignUp(page, { ...account, password: 'short' });
     await page.getByText('Use at least 10 characters.').waitFor();
     expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe(
       'true',
@@ -112,14 +109,11 @@ describe('dashboard journey', () => {
     await screenshot('02-keys-empty');
 
     // Generate a read key; its secret is shown once, in a modal dialog.
-    await page.getByLabel('Key name').fill('Reporting');
     expect(await page.getByRole('checkbox', { name: 'read', exact: true }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: 'write', exact: true }).isChecked()).toBe(
       false,
     );
-    await page.getByRole('button', { name: 'Generate key' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Your new API key' });
-    await dialog.waitFor();
+    const dialog = await step.generateKey(page, 'Reporting');
     secret = await dialog.getByLabel('Secret key').inputValue();
     expect(secret).toMatch(/^bxo_live_\S{16,}$/);
     await expect.poll(focusedText).toBe('Copy');
@@ -186,8 +180,7 @@ describe('dashboard journey', () => {
     await page.getByText(/No changes yet/).waitFor();
     await screenshot('05-plan-free');
 
-    await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
-    await page.getByRole('heading', { name: 'Current plan: Pro' }).waitFor();
+    await step.upgradeToPro(page);
     await page.getByRole('listitem').filter({ hasText: 'Upgraded from Free to Pro' }).waitFor();
     await page.getByRole('button', { name: 'Downgrade to Free' }).waitFor();
     await screenshot('06-plan-pro');
@@ -213,10 +206,7 @@ describe('dashboard journey', () => {
   });
 
   it('keeps an uncopied key through Escape after Escape, and shows the next key', async () => {
-    await page.getByLabel('Key name').fill('Door app');
-    await page.getByRole('button', { name: 'Generate key' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Your new API key' });
-    await dialog.waitFor();
+    const dialog = await step.generateKey(page, 'Door app');
     const doorSecret = await dialog.getByLabel('Secret key').inputValue();
     const asking = dialog.getByRole('alert');
     // The open dialog is still the modal one, showing the key, whatever the browser did on Escape.
@@ -242,8 +232,7 @@ describe('dashboard journey', () => {
 
     // Closing without copying is still a choice the user makes, and the page is usable after it.
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await dialog.getByRole('button', { name: 'Close without copying' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await step.closeDialog(dialog, 'Close without copying');
     await expect.poll(focusedText).toBe('Generate key');
 
     // The next key's dialog opens as the first one did.
@@ -324,12 +313,12 @@ describe('dashboard journey', () => {
     expect(new URL(page.url()).pathname).toBe('/dashboard/signin');
 
     // Signing up again with that email says so at the field, with the way to sign in.
-    await page.getByRole('link', { name: 'Create an organisation' }).click();
-    await heading('Create your organisation').waitFor();
-    await page.getByLabel('Organisation name').fill('Another Hall');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill('another correct horse');
-    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await step.openSignUp(page);
+    await step.submitSignUp(page, {
+      organisation: 'Another Hall',
+      email: account.email,
+      password: 'another correct horse',
+    });
     await page.getByText('An account with this email already exists.').waitFor();
     expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
     await page.getByRole('link', { name: 'Sign in instead' }).click();
@@ -373,16 +362,8 @@ describe('dashboard journey', () => {
     const receiver = await startWebhookReceiver('/boxoffice');
     const { url, received } = receiver;
     try {
-      await page
-        .getByRole('navigation', { name: 'Settings' })
-        .getByRole('link', { name: 'Webhooks' })
-        .click();
-      await heading('Webhooks').waitFor();
-      await page.getByText('No webhook endpoints yet.').waitFor();
-      await page.getByLabel('Endpoint URL').fill(url);
-      await page.getByRole('button', { name: 'Add endpoint' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Your new webhook endpoint' });
-      await dialog.waitFor();
+      await step.openEmptyWebhooks(page);
+      const dialog = await step.addEndpoint(page, url);
       const signingSecret = await dialog.getByLabel('Signing secret').inputValue();
       expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
       // Copied with one press, which the button and a status line confirm.
@@ -390,11 +371,9 @@ describe('dashboard journey', () => {
       await dialog.getByRole('button', { name: 'Copied', exact: true }).waitFor();
       await dialog.getByRole('status').getByText('Copied to the clipboard.').waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(signingSecret);
-      await dialog.getByRole('button', { name: 'Done' }).click();
-      await dialog.waitFor({ state: 'detached' });
+      await step.closeDialog(dialog);
 
-      const card = page.getByRole('article', { name: `Endpoint ${url}` });
-      await card.getByText('enabled', { exact: true }).waitFor();
+      const card = await step.enabledEndpoint(page, url);
       await card.getByText('all events').waitFor();
       await screenshot('10-webhooks');
 
@@ -423,8 +402,7 @@ describe('dashboard journey', () => {
   });
 
   it('downgrades only after confirmation', async () => {
-    await page.getByRole('link', { name: 'Plan', exact: true }).click();
-    await page.getByRole('heading', { name: 'Current plan: Pro' }).waitFor();
+    await step.openPlan(page, 'Pro');
 
     await page.getByRole('button', { name: 'Downgrade to Free' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Downgrade to Free?' });

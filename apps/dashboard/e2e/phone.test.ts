@@ -6,8 +6,9 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityViolations } from './accessibility';
 import { run } from './api-server';
+import * as step from './steps';
 import { browserSuite } from './suite';
-import { refreshUntilDelivered, startWebhookReceiver } from './webhook-receiver';
+import { startWebhookReceiver } from './webhook-receiver';
 
 /**
  * Every screen of the dashboard on a phone (360 and 390 px wide, as a phone lays pages out): the
@@ -95,32 +96,16 @@ describe('the dashboard on a phone', () => {
     await heading('Sign in').waitFor();
     await fitsEveryWidth('01-sign-in');
 
-    await page.getByRole('link', { name: 'Create an organisation' }).click();
-    await heading('Create your organisation').waitFor();
-    await page.getByLabel('Organisation name').fill(account.organisation);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill('short');
-    await page.getByRole('button', { name: 'Create organisation' }).click();
-    await page.getByText('Use at least 10 characters.').waitFor();
-    await fitsEveryWidth('02-sign-up-errors');
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Create organisation' }).click();
-
-    await heading('API keys').waitFor();
-    await page.getByText('No API keys yet.').waitFor();
+    await step.signUpAfterShortPassword(page, account, () => fitsEveryWidth('02-sign-up-errors'));
     await fitsEveryWidth('03-keys-empty');
 
     // A name of one unbroken word, as long as the form takes.
-    await page.getByLabel('Key name').fill(longName);
-    await page.getByRole('button', { name: 'Generate key' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Your new API key' });
-    await dialog.waitFor();
+    const dialog = await step.generateKey(page, longName);
     await fitsEveryWidth('04-secret-dialog');
     await page.keyboard.press('Escape');
     await dialog.getByRole('alert').getByText('You have not copied this key.').waitFor();
     await fitsEveryWidth('05-secret-dialog-asking');
-    await dialog.getByRole('button', { name: 'Close without copying' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await step.closeDialog(dialog, 'Close without copying');
 
     // The longest name the server takes, given by an operator.
     const session = await page.evaluate(async () => {
@@ -159,11 +144,9 @@ describe('the dashboard on a phone', () => {
     }));
     expect(table.scroll).toBeLessThanOrEqual(table.client);
 
-    await page.getByRole('link', { name: 'Plan', exact: true }).click();
-    await page.getByRole('heading', { name: 'Current plan: Free' }).waitFor();
+    await step.openPlan(page, 'Free');
     await fitsEveryWidth('08-plan-free');
-    await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
-    await page.getByRole('heading', { name: 'Current plan: Pro' }).waitFor();
+    await step.upgradeToPro(page);
     await fitsEveryWidth('09-plan-pro');
     await page.getByRole('button', { name: 'Downgrade to Free' }).click();
     await page.getByRole('alertdialog').waitFor();
@@ -178,27 +161,14 @@ describe('the dashboard on a phone', () => {
     const { url } = receiver;
     const longUrl = `${url}?token=${'0123456789abcdef'.repeat(8)}`;
     try {
-      await page
-        .getByRole('navigation', { name: 'Settings' })
-        .getByRole('link', { name: 'Webhooks' })
-        .click();
-      await heading('Webhooks').waitFor();
-      await page.getByText('No webhook endpoints yet.').waitFor();
+      await step.openEmptyWebhooks(page);
       await fitsEveryWidth('11-webhooks-empty');
-      await page.getByLabel('Endpoint URL').fill(url);
-      await page.getByRole('button', { name: 'Add endpoint' }).click();
-      const secret = page.getByRole('dialog', { name: 'Your new webhook endpoint' });
-      await secret.waitFor();
+      const secret = await step.addEndpoint(page, url);
       await fitsEveryWidth('12-webhook-secret-dialog');
-      await secret.getByRole('button', { name: 'Done' }).click();
-      await secret.waitFor({ state: 'detached' });
-      const card = page.getByRole('article', { name: `Endpoint ${url}` });
-      await card.getByText('enabled', { exact: true }).waitFor();
+      await step.closeDialog(secret);
+      const card = await step.enabledEndpoint(page, url);
       await fitsEveryWidth('13-webhook-endpoint');
-      await card.getByRole('button', { name: 'Send test event' }).click();
-      await card.getByText(/Test event sent/).waitFor();
-      await card.getByRole('button', { name: 'Deliveries' }).click();
-      await refreshUntilDelivered(card);
+      await step.deliverTestEvent(card);
       await fitsEveryWidth('14-webhook-deliveries');
       // Each delivery's status is in sight at the narrowest width, without scrolling the table.
       await page.setViewportSize({ width: WIDTHS[0], height: 780 });
@@ -241,8 +211,7 @@ describe('the dashboard on a phone', () => {
     const rotated = page.getByRole('dialog', { name: 'Your new signing secret' });
     await rotated.waitFor();
     await fitsEveryWidth('18-webhook-rotated-secret-dialog');
-    await rotated.getByRole('button', { name: 'Done' }).click();
-    await rotated.waitFor({ state: 'detached' });
+    await step.closeDialog(rotated);
 
     await edited.getByRole('button', { name: 'Delete' }).click();
     const remove = page.getByRole('alertdialog', { name: 'Delete this endpoint?' });
@@ -259,12 +228,8 @@ describe('the dashboard on a phone', () => {
   it('fits a sign-up for an email that has an account, with the way to sign in', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('Sign in').waitFor();
-    await page.getByRole('link', { name: 'Create an organisation' }).click();
-    await heading('Create your organisation').waitFor();
-    await page.getByLabel('Organisation name').fill(account.organisation);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await step.openSignUp(page);
+    await step.submitSignUp(page, account);
     await page.getByText('An account with this email already exists.').waitFor();
     await fitsEveryWidth('21-sign-up-email-taken');
     await page.getByRole('link', { name: 'Sign in instead' }).click();

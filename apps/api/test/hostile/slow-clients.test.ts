@@ -49,6 +49,24 @@ async function trickle(socket: Socket, text: string, intervalMs: number): Promis
   }
 }
 
+/**
+ * Opens a connection and POSTs `body` as JSON to `target`: the head at once (with `headers`, each
+ * line ending in CRLF), the body one character every 50 ms.
+ */
+async function postSlowly(
+  port: number,
+  target: string,
+  body: string,
+  headers = '',
+): Promise<Client> {
+  const client = await open(port);
+  client.socket.write(
+    `POST ${target} HTTP/1.1\r\nHost: slow\r\n${headers}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+  );
+  void trickle(client.socket, body, 50);
+  return client;
+}
+
 describe('slow clients and the connection cap', () => {
   let api: ApiProcess;
 
@@ -85,12 +103,11 @@ describe('slow clients and the connection cap', () => {
   });
 
   it('answers 408 to a body that takes longer than REQUEST_TIMEOUT_MS, before authentication', async () => {
-    const client = await open(api.port);
-    const body = JSON.stringify({ email: 'slow@example.com', password: 'x'.repeat(300) });
-    client.socket.write(
-      `POST /dashboard/api/login HTTP/1.1\r\nHost: slow\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    const client = await postSlowly(
+      api.port,
+      '/dashboard/api/login',
+      JSON.stringify({ email: 'slow@example.com', password: 'x'.repeat(300) }),
     );
-    void trickle(client.socket, body, 50);
     const { text, closedAfterMs } = await within(
       'the slow body to be cut off',
       client.result,
@@ -101,13 +118,12 @@ describe('slow clients and the connection cap', () => {
   });
 
   it('answers a request refused before its body arrived once, and closes its connection', async () => {
-    const client = await open(api.port);
-    const body = JSON.stringify({ code: 'x'.repeat(200) });
     // No key: refused before the body is read, while the body is still arriving.
-    client.socket.write(
-      `POST /api/v1/checkins HTTP/1.1\r\nHost: slow\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    const client = await postSlowly(
+      api.port,
+      '/api/v1/checkins',
+      JSON.stringify({ code: 'x'.repeat(200) }),
     );
-    void trickle(client.socket, body, 50);
     const { text, closedAfterMs } = await within(
       'the connection to be closed',
       client.result,
@@ -177,13 +193,13 @@ describe('a body still arriving at the request deadline', () => {
   afterAll(() => stopAll());
 
   it('gets one answer, the 503 of whichever deadline comes first, and its connection closes', async () => {
-    const client = await open(api.port);
-    const body = JSON.stringify({ code: 'x'.repeat(200) });
-    client.socket.write(
-      `POST /api/v1/checkins HTTP/1.1\r\nHost: slow\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
-    );
     // About 10 s of body: past both deadlines.
-    void trickle(client.socket, body, 50);
+    const client = await postSlowly(
+      api.port,
+      '/api/v1/checkins',
+      JSON.stringify({ code: 'x'.repeat(200) }),
+      `Authorization: Bearer ${key}\r\n`,
+    );
     const { text, closedAfterMs } = await within(
       'the connection to be closed',
       client.result,

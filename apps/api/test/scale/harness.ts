@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { Scope } from '@boxoffice/contract';
 import { ConfigSchema } from '../../src/config';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded';
-import type { Orm } from '../../src/db/orm';
+import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { entities } from '../../src/modules/entities';
 import { generateKey } from '../../src/modules/api-keys/api-key.service';
 import { createEvent } from '../../src/modules/events/event.service';
 import { placeOrder } from '../../src/modules/orders/order.service';
@@ -235,6 +236,12 @@ function baseEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Rate limits far above any load a suite sends, for suites that measure something else. */
+export const UNLIMITED_RATES = {
+  RATE_LIMIT_READS_PER_MINUTE: '1000000',
+  RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+};
+
 export interface StartApiOptions {
   /** Runs the built server (`dist/main.js`, as `pnpm start` and the image do), building it first. */
   built?: boolean;
@@ -438,6 +445,32 @@ export async function startScratchPostgres(): Promise<ScratchPostgres> {
     },
     thaw,
   };
+}
+
+/** A scratch PostgreSQL, migrated, with an ORM on it. */
+export async function startMigratedPostgres(): Promise<{ db: ScratchPostgres; orm: Orm }> {
+  const db = await startScratchPostgres();
+  try {
+    const orm = await createOrm({ entities, databaseUrl: db.url });
+    await migrate(orm).catch(async (error: unknown) => {
+      await orm.close();
+      throw error;
+    });
+    return { db, orm };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
+
+/**
+ * Ends what a suite on a scratch PostgreSQL started, as far as its `beforeAll` got: the API
+ * processes, then the ORM, then the database and its data.
+ */
+export async function stopScratchSuite(orm?: Orm, db?: ScratchPostgres): Promise<void> {
+  await stopAll();
+  await orm?.close();
+  await db?.destroy();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { revokeKey } from '../../src/modules/api-keys/api-key.service';
-import { buildEvent } from '../fixtures';
+import { buildEvent, eventInput } from '../fixtures';
 import { createKey, createTenant, getTestOrm } from '../setup';
 import { countBy, request, startApi, stopAll, type ApiProcess, type Response } from './harness';
 
 const databaseUrl = inject('databaseUrl');
 const redisUrl = inject('redisUrl');
 
-const eventBody = {
-  name: 'Two instances',
-  timezone: 'Europe/London',
-  starts_at: '2027-05-01T18:00:00Z',
-  ends_at: '2027-05-01T22:00:00Z',
-  currency: 'GBP',
-};
+const eventBody = eventInput('Two instances');
 
 describe.skipIf(!redisUrl)(
   'two API processes on one database and one Redis (needs REDIS_URL)',

@@ -1,31 +1,11 @@
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/db/embedded';
 import { repoRoot } from '../built-server';
-import { sleep, until, within } from './harness';
-
-/** The pids of the PostgreSQL servers (postmasters) running on `dataDir`, from /proc. */
-function postgresOn(dataDir: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue;
-    }
-    const at = argv.indexOf('-D');
-    if (argv[0]?.endsWith('/postgres') && at >= 0 && argv[at + 1] === dataDir) {
-      pids.push(Number(entry));
-    }
-  }
-  return pids;
-}
+import { postgresOn, spawnServer, untilServing } from '../server-process';
+import { sleep, within } from './harness';
 
 // `pnpm start` as the README runs it, on its embedded PostgreSQL, stopped with Ctrl-C: the
 // terminal sends SIGINT to its whole foreground process group (pnpm, the shell pnpm runs the script
@@ -45,7 +25,7 @@ describe.runIf(process.platform === 'linux')('Ctrl-C on `pnpm start`', { timeout
 
   it('stops in one line, with no warning or stack trace, exits 0 and leaves no database behind', async () => {
     const port = await freePort();
-    const child = spawn('pnpm', ['start'], {
+    const run = spawnServer('pnpm', ['start'], {
       cwd: repoRoot,
       env: {
         // A terminal's PATH: without the `node_modules/.bin` folders this test runs under, where
@@ -61,35 +41,18 @@ describe.runIf(process.platform === 'linux')('Ctrl-C on `pnpm start`', { timeout
       },
       // A process group of its own, as a terminal's foreground job.
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const group = child.pid ?? 0;
+    const group = run.child.pid ?? 0;
     try {
-      await until(
-        'pnpm start to serve',
-        async () => {
-          if (child.exitCode !== null) throw new Error(`pnpm start exited:\n${output}`);
-          return fetch(`http://127.0.0.1:${port}/healthz`).then(
-            (response) => response.ok,
-            () => false,
-          );
-        },
-        { timeoutMs: 200_000, intervalMs: 200 },
-      );
+      await untilServing(run, port, 200_000);
       // Its request line is written; what follows is the stop's.
       await sleep(500);
-      const before = output.length;
+      const before = run.output().length;
       process.kill(-group, 'SIGINT');
-      const exit = await within('pnpm start to exit', exited, 30_000);
-      const stop = output.slice(before);
+      const exit = await within('pnpm start to exit', run.exited, 30_000);
+      const stop = run.output().slice(before);
 
-      expect(exit, output).toEqual({ code: 0, signal: null });
+      expect(exit, run.output()).toEqual({ code: 0, signal: null });
       expect(stop.trim().split('\n'), stop).toEqual([expect.stringMatching(/ INFO: stopped$/)]);
       expect(stop).not.toMatch(/WARN|ERROR|ELIFECYCLE|\n\s+at /);
       expect(postgresOn(path.join(dir, 'postgres'))).toEqual([]);

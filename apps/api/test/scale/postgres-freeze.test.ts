@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { createOrm, type Orm } from '../../src/db/orm';
 import { entities } from '../../src/modules/entities';
 import {
   countBy,
@@ -9,8 +9,9 @@ import {
   request,
   sleep,
   startApi,
-  startScratchPostgres,
-  stopAll,
+  startMigratedPostgres,
+  stopScratchSuite,
+  UNLIMITED_RATES,
   until,
   type ApiProcess,
   type ScratchPostgres,
@@ -55,9 +56,7 @@ describe('PostgreSQL frozen under load', () => {
   let ticketIds: string[];
 
   beforeAll(async () => {
-    db = await startScratchPostgres();
-    orm = await createOrm({ entities, databaseUrl: db.url });
-    await migrate(orm);
+    ({ db, orm } = await startMigratedPostgres());
     tenant = await createTenantIn(orm);
     ({ ticketIds } = await issueTickets(orm, tenant.organisationId, TICKETS));
     api = await startApi({
@@ -65,16 +64,13 @@ describe('PostgreSQL frozen under load', () => {
       DB_POOL_MAX: '4',
       DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
       DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
-      RATE_LIMIT_READS_PER_MINUTE: '1000000',
-      RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+      ...UNLIMITED_RATES,
     });
   });
   afterAll(async () => {
     // Unset where beforeAll failed before it got to them.
     await (db as ScratchPostgres | undefined)?.thaw().catch(() => undefined);
-    await stopAll();
-    await (orm as Orm | undefined)?.close();
-    await (db as ScratchPostgres | undefined)?.destroy();
+    await stopScratchSuite(orm, db);
   });
 
   it('answers every request within the bound (503 while frozen), recovers, and half-writes nothing', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
+import { createOrm, type Orm } from '../../src/db/orm';
 import { entities } from '../../src/modules/entities';
 import {
   countBy,
@@ -8,8 +8,9 @@ import {
   request,
   sleep,
   startApi,
-  startScratchPostgres,
-  stopAll,
+  startMigratedPostgres,
+  stopScratchSuite,
+  UNLIMITED_RATES,
   until,
   type ApiProcess,
   type ScratchPostgres,
@@ -44,26 +45,21 @@ describe('PostgreSQL restarted under load', () => {
   let ticketIds: string[];
 
   beforeAll(async () => {
-    db = await startScratchPostgres();
-    const orm = await createOrm({ entities, databaseUrl: db.url });
+    const started = await startMigratedPostgres();
+    db = started.db;
+    const { orm } = started;
     try {
-      await migrate(orm);
       tenant = await createTenantIn(orm);
       ({ eventId, ticketIds } = await issueTickets(orm, tenant.organisationId, TICKETS));
     } finally {
       await orm.close();
     }
-    const env = {
-      DATABASE_URL: db.url,
-      RATE_LIMIT_READS_PER_MINUTE: '1000000',
-      RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
-    };
+    const env = { DATABASE_URL: db.url, ...UNLIMITED_RATES };
     apis = await Promise.all([startApi(env), startApi(env)]);
   });
   afterAll(async () => {
-    await stopAll();
-    // Unset where beforeAll failed before it got to it.
-    await (db as ScratchPostgres | undefined)?.destroy();
+    // Unset where beforeAll failed before it got to it; the ORM was closed there.
+    await stopScratchSuite(undefined, db);
   });
 
   it('answers 503 or succeeds during the outage, recovers on its own, and loses no admission', async () => {

@@ -12,6 +12,7 @@ import {
   stopAll,
   type ApiProcess,
   type Tenant,
+  UNLIMITED_RATES,
 } from './harness';
 
 const WORKERS = 48;
@@ -107,8 +108,7 @@ describe('SIGTERM under keep-alive traffic (the built server)', () => {
           DATABASE_URL: inject('databaseUrl'),
           DB_POOL_MAX: '8',
           LOG_LEVEL: 'info',
-          RATE_LIMIT_READS_PER_MINUTE: '1000000',
-          RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+          ...UNLIMITED_RATES,
           SHUTDOWN_GRACE_MS: String(GRACE_MS),
         },
         { built: true },

@@ -1,15 +1,15 @@
 import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { entities } from '../../src/modules/entities';
+import type { Orm } from '../../src/db/orm';
 import { createEvent } from '../../src/modules/events/event.service';
 import {
   createTenantIn,
   request,
   startApi,
-  startScratchPostgres,
+  startMigratedPostgres,
   stopAll,
+  stopScratchSuite,
   tryConnect,
   until,
   within,
@@ -33,9 +33,7 @@ describe('SIGTERM under load', () => {
   const clients: pg.Client[] = [];
 
   beforeAll(async () => {
-    db = await startScratchPostgres();
-    orm = await createOrm({ entities, databaseUrl: db.url });
-    await migrate(orm);
+    ({ db, orm } = await startMigratedPostgres());
     tenant = await createTenantIn(orm, ['read']);
     for (let i = 0; i < EVENTS; i++) {
       await createEvent(
@@ -62,8 +60,7 @@ describe('SIGTERM under load', () => {
     await stopAll();
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
     // Unset where beforeAll failed before it got to them.
-    await (orm as Orm | undefined)?.close();
-    await (db as ScratchPostgres | undefined)?.destroy();
+    await stopScratchSuite(orm, db);
   });
 
   const connectClient = async () => {

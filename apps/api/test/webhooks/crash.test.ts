@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { entities } from '../../src/modules/entities';
+import type { Orm } from '../../src/db/orm';
+import { eventInput } from '../fixtures';
 import {
   createTenantIn,
   request,
@@ -10,7 +10,7 @@ import {
   until,
   type ApiProcess,
 } from '../scale/harness';
-import { createScratchDatabase } from '../setup';
+import { createMigratedDatabase, type MigratedDatabase } from '../setup';
 import { deliveringApiEnv, Receiver } from './harness';
 
 /**
@@ -21,7 +21,7 @@ import { deliveringApiEnv, Receiver } from './harness';
  */
 describe('webhook messages of an instance killed mid-round', () => {
   // Unset if the set-up failed part way: the clean-up does what there is to do.
-  let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  let database: MigratedDatabase | undefined;
   let orm: Orm | undefined;
   const receiver = new Receiver();
 
@@ -31,16 +31,14 @@ describe('webhook messages of an instance killed mid-round', () => {
     orm!.em.fork().execute<T[]>(text, params);
 
   beforeAll(async () => {
-    database = await createScratchDatabase('boxoffice_webhook_crash');
-    orm = await createOrm({ databaseUrl: database.url, entities });
-    await migrate(orm);
+    database = await createMigratedDatabase('boxoffice_webhook_crash');
+    orm = database.orm;
     await receiver.start();
   });
 
   afterAll(async () => {
     await stopAll();
     await receiver.stop();
-    await orm?.close();
     await database?.drop();
   });
 
@@ -64,13 +62,7 @@ describe('webhook messages of an instance killed mid-round', () => {
     for (let i = 0; i < 3; i++) {
       const event = await request(api.baseUrl, 'POST', '/api/v1/events', {
         key: tenant.key,
-        body: {
-          name: `Door ${i}`,
-          timezone: 'Europe/London',
-          starts_at: '2027-05-01T18:00:00Z',
-          ends_at: '2027-05-01T22:00:00Z',
-          currency: 'GBP',
-        },
+        body: eventInput(`Door ${i}`),
       });
       expect(event.status).toBe(201);
     }
@@ -86,10 +78,7 @@ describe('webhook messages of an instance killed mid-round', () => {
       );
       return state!.past;
     });
-    const [first] = await until('the first delivery', async () => {
-      const got = await receiver.received('door');
-      return got.length >= 1 && got;
-    });
+    const [first] = await receiver.receivedAtLeast('door', 1);
     const exit = await api.stop('SIGKILL');
     expect(exit.signal).toBe('SIGKILL');
     // Nothing was written but the round's lease: the messages lived in the killed process.
@@ -97,14 +86,7 @@ describe('webhook messages of an instance killed mid-round', () => {
     expect(await sql(`select id from webhook_fanout_leases`)).toHaveLength(1);
 
     api = await startApi(env());
-    const received = await until(
-      'the three messages, the first one twice',
-      async () => {
-        const got = await receiver.received('door');
-        return got.length >= 4 && got;
-      },
-      { timeoutMs: 30_000 },
-    );
+    const received = await receiver.receivedAtLeast('door', 4, 30_000);
     const events = received.map(
       (delivery) =>
         new Webhook(secret).verify(delivery.body, delivery.headers) as {

@@ -5,7 +5,7 @@ import { advancePayout } from '../../src/modules/payouts/payout-status.service';
 import { deliver } from '../../src/modules/webhooks/delivery';
 import { guardedLookup } from '../../src/modules/webhooks/url-guard';
 import { rotateSecret } from '../../src/modules/webhooks/webhook-endpoint.service';
-import { addOrder, buildPayout, cancelFixtureOrder } from '../fixtures';
+import { addOrder, buildPayout, cancelFixtureOrder, eventInput } from '../fixtures';
 import { call, createTenant, getTestOrm, startTestServer, type TestServer } from '../setup';
 import { request, sleep, startApi, stopAll, until, type ApiProcess } from '../scale/harness';
 import { deliveringApiEnv, Receiver, type Delivery } from './harness';
@@ -23,14 +23,6 @@ let a: ApiProcess;
 let b: ApiProcess;
 let local: TestServer | undefined;
 
-const eventBody = (name: string) => ({
-  name,
-  timezone: 'Europe/London',
-  starts_at: '2027-05-01T18:00:00Z',
-  ends_at: '2027-05-01T22:00:00Z',
-  currency: 'GBP',
-});
-
 let endpointCount = 0;
 /** A new endpoint of the tenant, through the public API, pointing at a fresh path of the receiver. */
 async function addEndpoint(key: string, events?: string[]) {
@@ -42,6 +34,16 @@ async function addEndpoint(key: string, events?: string[]) {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return { name, id: created.body.data.id as string, secret: created.body.data.secret as string };
+}
+
+/** An event created through instance A with `key`: a change for the endpoints to receive. */
+const postEvent = (key: string, name: string) =>
+  request(a.baseUrl, 'POST', '/api/v1/events', { key, body: eventInput(name) });
+
+/** Sets a column of an endpoint directly: a time that would otherwise take hours to come. */
+async function setEndpoint(id: string, assignment: string) {
+  const orm = await getTestOrm();
+  await orm.em.fork().execute(`update webhook_endpoints set ${assignment} where id = ?`, [id]);
 }
 
 async function changeRecords(organisationId: string, after = '0') {
@@ -112,10 +114,7 @@ describe('webhook delivery', () => {
     const endpoint = await addEndpoint(tenant.key);
     const before = await lastPosition(tenant.organisationId);
 
-    const event = await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('Every type'),
-    });
+    const event = await postEvent(tenant.key, 'Every type');
     const eventId = event.body.data.id as string;
     await request(b.baseUrl, 'PATCH', `/api/v1/events/${eventId}`, {
       key: tenant.key,
@@ -150,14 +149,7 @@ describe('webhook delivery', () => {
 
     const records = await changeRecords(tenant.organisationId, before);
     expect(new Set(records.map((r) => r.type))).toEqual(new Set(WEBHOOK_EVENT_TYPES));
-    const received = await until(
-      `${records.length} deliveries`,
-      async () => {
-        const got = await receiver.received(endpoint.name);
-        return got.length >= records.length && got;
-      },
-      { timeoutMs: 20_000 },
-    );
+    const received = await receiver.receivedAtLeast(endpoint.name, records.length, 20_000);
     await sleep(1000);
     expect(await receiver.received(endpoint.name)).toHaveLength(records.length);
 
@@ -181,18 +173,12 @@ describe('webhook delivery', () => {
   it('sends only the subscribed types', async () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['tier.created']);
-    const event = await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('Subscribed'),
-    });
+    const event = await postEvent(tenant.key, 'Subscribed');
     await request(a.baseUrl, 'POST', '/api/v1/tiers', {
       key: tenant.key,
       body: { event_id: event.body.data.id, name: 'Balcony', price: 1000 },
     });
-    const [delivery] = await until('the tier', async () => {
-      const got = await receiver.received(endpoint.name);
-      return got.length > 0 && got;
-    });
+    const [delivery] = await receiver.receivedAtLeast(endpoint.name, 1);
     expect(verify(endpoint.secret, delivery!).type).toBe('tier.created');
     await sleep(800);
     expect(await receiver.received(endpoint.name)).toHaveLength(1);
@@ -200,23 +186,17 @@ describe('webhook delivery', () => {
 
   it("sends an endpoint only its organisation's changes made since it was registered", async () => {
     const [tenant, other] = await Promise.all([createTenant(), createTenant()]);
-    await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('Before the endpoint'),
-    });
+    await postEvent(tenant.key, 'Before the endpoint');
     const all = await addEndpoint(tenant.key);
     const typed = await addEndpoint(tenant.key, ['event.created']);
     const others = await addEndpoint(other.key, ['event.created']);
-    const after = await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('After the endpoint'),
-    });
+    const after = await postEvent(tenant.key, 'After the endpoint');
     await request(b.baseUrl, 'PATCH', `/api/v1/events/${after.body.data.id}`, {
       key: tenant.key,
       body: { status: 'published' },
     });
-    await until('the changes', async () => (await receiver.received(all.name)).length >= 2);
-    await until('the created event', async () => (await receiver.received(typed.name)).length > 0);
+    await receiver.receivedAtLeast(all.name, 2);
+    await receiver.receivedAtLeast(typed.name, 1);
     await sleep(800);
     const names = (endpoint: { name: string; secret: string }) =>
       receiver
@@ -242,17 +222,11 @@ describe('webhook delivery', () => {
       Array.from({ length: 40 }, (_, i) =>
         request(i % 2 ? a.baseUrl : b.baseUrl, 'POST', '/api/v1/events', {
           key: tenant.key,
-          body: eventBody(`Burst ${i}`),
+          body: eventInput(`Burst ${i}`),
         }),
       ),
     );
-    await until(
-      '40 deliveries',
-      async () => (await receiver.received(endpoint.name)).length >= 40,
-      {
-        timeoutMs: 20_000,
-      },
-    );
+    await receiver.receivedAtLeast(endpoint.name, 40, 20_000);
     await sleep(1000);
     const received = await receiver.received(endpoint.name);
     expect(received).toHaveLength(40);
@@ -272,18 +246,8 @@ describe('webhook delivery', () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['event.created']);
     await receiver.plan(endpoint.name, [500, 500]);
-    await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('Retried'),
-    });
-    const received = await until(
-      'three attempts',
-      async () => {
-        const got = await receiver.received(endpoint.name);
-        return got.length >= 3 && got;
-      },
-      { timeoutMs: 20_000 },
-    );
+    await postEvent(tenant.key, 'Retried');
+    const received = await receiver.receivedAtLeast(endpoint.name, 3, 20_000);
     await sleep(1500);
     expect(await receiver.received(endpoint.name)).toHaveLength(3);
     const ids = received.map((d) => d.headers['webhook-id']);
@@ -309,14 +273,8 @@ describe('webhook delivery', () => {
   it('sends a message to a healthy endpoint at once, without the job queue', async () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['event.created']);
-    await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('At once'),
-    });
-    const [delivery] = await until('the delivery', async () => {
-      const got = await receiver.received(endpoint.name);
-      return got.length >= 1 && got;
-    });
+    await postEvent(tenant.key, 'At once');
+    const [delivery] = await receiver.receivedAtLeast(endpoint.name, 1);
     const id = delivery!.headers['webhook-id']!;
     const attempts = await until('the attempt recorded', async () => {
       const rows = await attemptsOf(id);
@@ -351,14 +309,8 @@ describe('webhook delivery', () => {
   it('sends again, with the same webhook-id, the messages of a round whose instance never recorded them', async () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['event.created']);
-    await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('Sent, then forgotten'),
-    });
-    const [first] = await until('the first delivery', async () => {
-      const got = await receiver.received(endpoint.name);
-      return got.length >= 1 && got;
-    });
+    await postEvent(tenant.key, 'Sent, then forgotten');
+    const [first] = await receiver.receivedAtLeast(endpoint.name, 1);
     const id = first!.headers['webhook-id']!;
     await until('its attempt recorded', async () => (await attemptsOf(id)).length === 1);
     // As an instance leaves its round when it crashes after sending and before recording: no
@@ -375,10 +327,7 @@ describe('webhook delivery', () => {
        values (?::xid8, ?::bigint - 1, ?::xid8, ?::bigint, now(), now() - interval '1 second')`,
       [change!.transaction_id, change!.position, change!.transaction_id, change!.position],
     );
-    const [, again] = await until('the message made again and sent by the queue', async () => {
-      const got = await receiver.received(endpoint.name);
-      return got.length >= 2 && got;
-    });
+    const [, again] = await receiver.receivedAtLeast(endpoint.name, 2);
     expect(again!.headers['webhook-id']).toBe(id);
     expect(again!.body).toBe(first!.body);
     expect(verify(endpoint.secret, again!).id).toBe(id);
@@ -403,10 +352,7 @@ describe('webhook delivery', () => {
     await receiver.stop();
     try {
       for (let i = 0; i < 5; i++) {
-        await request(a.baseUrl, 'POST', '/api/v1/events', {
-          key: tenant.key,
-          body: eventBody(`While down ${i}`),
-        });
+        await postEvent(tenant.key, `While down ${i}`);
       }
       const orm = await getTestOrm();
       await until('failed attempts while the receiver is down', async () => {
@@ -421,14 +367,7 @@ describe('webhook delivery', () => {
     } finally {
       await receiver.start(port);
     }
-    const received = await until(
-      'the five, after the receiver is back',
-      async () => {
-        const got = await receiver.received(endpoint.name);
-        return got.length >= 5 && got;
-      },
-      { timeoutMs: 30_000 },
-    );
+    const received = await receiver.receivedAtLeast(endpoint.name, 5, 30_000);
     await sleep(1000);
     expect(await receiver.received(endpoint.name)).toHaveLength(5);
     expect(new Set(received.map((d) => d.headers['webhook-id'])).size).toBe(5);
@@ -443,29 +382,15 @@ describe('webhook delivery', () => {
     expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(rotated.secret).not.toBe(endpoint.secret);
 
-    await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('During the overlap'),
-    });
-    const [during] = await until('the first delivery', async () => {
-      const got = await receiver.received(endpoint.name);
-      return got.length >= 1 && got;
-    });
+    await postEvent(tenant.key, 'During the overlap');
+    const [during] = await receiver.receivedAtLeast(endpoint.name, 1);
     expect(during!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(verify(endpoint.secret, during!).type).toBe('event.created');
     expect(verify(rotated.secret, during!).type).toBe('event.created');
 
     // The overlap is over: the old secret no longer signs.
-    await orm.em
-      .fork()
-      .execute(
-        `update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where id = ?`,
-        [endpoint.id],
-      );
-    await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('After the overlap'),
-    });
+    await setEndpoint(endpoint.id, `previous_secret_expires_at = now() - interval '1 second'`);
+    await postEvent(tenant.key, 'After the overlap');
     const after = await until('the second delivery', async () => {
       const got = await receiver.received(endpoint.name);
       return got.length >= 2 && got[1];
@@ -479,17 +404,8 @@ describe('webhook delivery', () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['event.created']);
     await receiver.plan(endpoint.name, [503, 503, 503, 503, 503, 503]);
-    const orm = await getTestOrm();
-    await orm.em
-      .fork()
-      .execute(
-        `update webhook_endpoints set failing_since = now() - interval '73 hours' where id = ?`,
-        [endpoint.id],
-      );
-    await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('Failing'),
-    });
+    await setEndpoint(endpoint.id, `failing_since = now() - interval '73 hours'`);
+    await postEvent(tenant.key, 'Failing');
     const disabled = await until('the endpoint disabled', async () => {
       const got = await request(a.baseUrl, 'GET', `/api/v1/webhook_endpoints/${endpoint.id}`, {
         key: tenant.key,
@@ -499,10 +415,7 @@ describe('webhook delivery', () => {
     expect(disabled.disabled_reason).toMatch(/failed for 72 hours/);
     // Nothing more is made for it.
     const deliveries = (await receiver.received(endpoint.name)).length;
-    await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('After disabling'),
-    });
+    await postEvent(tenant.key, 'After disabling');
     await sleep(1500);
     expect((await receiver.received(endpoint.name)).length).toBe(deliveries);
   });
@@ -511,10 +424,7 @@ describe('webhook delivery', () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['event.created']);
     await receiver.plan(endpoint.name, [{ status: 200, delayMs: 1500 }]);
-    await request(a.baseUrl, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      body: eventBody('Deleted meanwhile'),
-    });
+    await postEvent(tenant.key, 'Deleted meanwhile');
     await until('the delivery under way', async () => {
       return (await receiver.received(endpoint.name)).length === 1;
     });
@@ -609,10 +519,7 @@ describe('webhook URLs', () => {
       Array.from({ length: 5 }, () => ({ status: 200, delayMs: 1500 })),
     );
     for (let i = 0; i < 5; i++) {
-      await request(a.baseUrl, 'POST', '/api/v1/events', {
-        key: tenant.key,
-        body: eventBody(`Before the stop ${i}`),
-      });
+      await postEvent(tenant.key, `Before the stop ${i}`);
     }
     const orm = await getTestOrm();
     const messageIds = async () =>
@@ -635,10 +542,7 @@ describe('webhook URLs', () => {
       );
       return state!.past;
     });
-    await until(
-      'the first one sent',
-      async () => (await receiver.received(endpoint.name)).length >= 1,
-    );
+    await receiver.receivedAtLeast(endpoint.name, 1);
 
     const [exitA, exitB] = await Promise.all([a.stop('SIGTERM'), b.stop('SIGTERM')]);
     expect(exitA.code, a.output()).toBe(0);

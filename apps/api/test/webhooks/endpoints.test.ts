@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids';
 import { call, createTenant, getTestOrm, startTestServer, type TestServer } from '../setup';
+import { endpointCount } from './harness';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -109,14 +110,7 @@ describe('/webhook_endpoints', () => {
       expect(answer.status, JSON.stringify(body)).toBe(status);
       expect(answer.body.error).toMatch(message);
     }
-    const orm = await getTestOrm();
-    const [row] = await orm.em
-      .fork()
-      .execute<{ n: string }[]>(
-        `select count(*) as n from webhook_endpoints where organisation_id = ?`,
-        [tenant.organisationId],
-      );
-    expect(row!.n).toBe('0');
+    expect(await endpointCount(tenant.organisationId)).toBe(0);
   });
 });
 

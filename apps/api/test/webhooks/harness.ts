@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { until } from '../scale/harness';
+import { getTestOrm } from '../setup';
 
 const receiverScript = fileURLToPath(new URL('./receiver.mjs', import.meta.url));
 
@@ -18,6 +20,18 @@ export const deliveringApiEnv = (databaseUrl: string) => ({
   RATE_LIMIT_WRITES_PER_MINUTE: '100000',
   RATE_LIMIT_READS_PER_MINUTE: '100000',
 });
+
+/** How many webhook endpoints the organisation has, in the run's test database. */
+export async function endpointCount(organisationId: string): Promise<number> {
+  const orm = await getTestOrm();
+  const [row] = await orm.em
+    .fork()
+    .execute<{ n: string }[]>(
+      `select count(*) as n from webhook_endpoints where organisation_id = ?`,
+      [organisationId],
+    );
+  return Number(row?.n);
+}
 
 /** A delivery as the receiver process kept it. */
 export interface Delivery {
@@ -68,5 +82,17 @@ export class Receiver {
   async received(name: string): Promise<Delivery[]> {
     const response = await fetch(`http://127.0.0.1:${this.port}/received/${name}`);
     return (await response.json()) as Delivery[];
+  }
+
+  /** What `name` has received, once it is at least `count` deliveries (polled). */
+  receivedAtLeast(name: string, count: number, timeoutMs?: number): Promise<Delivery[]> {
+    return until(
+      `${count} deliveries to ${name}`,
+      async () => {
+        const got = await this.received(name);
+        return got.length >= count && got;
+      },
+      { timeoutMs },
+    );
   }
 }

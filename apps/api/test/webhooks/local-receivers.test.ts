@@ -2,8 +2,8 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { entities } from '../../src/modules/entities';
+import type { Orm } from '../../src/db/orm';
+import { eventInput } from '../fixtures';
 import {
   createTenantIn,
   request,
@@ -12,7 +12,7 @@ import {
   until,
   type ApiProcess,
 } from '../scale/harness';
-import { createScratchDatabase, createTenant } from '../setup';
+import { createMigratedDatabase, createTenant, type MigratedDatabase } from '../setup';
 import { Receiver } from './harness';
 
 /**
@@ -28,13 +28,7 @@ afterAll(async () => {
   await receiver.stop();
 });
 
-const eventBody = {
-  name: 'Local receiver',
-  timezone: 'Europe/London',
-  starts_at: '2027-05-01T18:00:00Z',
-  ends_at: '2027-05-01T22:00:00Z',
-  currency: 'GBP',
-};
+const eventBody = eventInput('Local receiver');
 
 /** An endpoint for `url` made with `key`, an event made, and the delivery the receiver got. */
 async function deliveredTo(api: ApiProcess, key: string, name: string) {
@@ -45,14 +39,7 @@ async function deliveredTo(api: ApiProcess, key: string, name: string) {
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const event = await request(api.baseUrl, 'POST', '/api/v1/events', { key, body: eventBody });
   expect(event.status).toBe(201);
-  const [delivery] = await until(
-    'the delivery',
-    async () => {
-      const got = await receiver.received(name);
-      return got.length > 0 && got;
-    },
-    { timeoutMs: 20_000 },
-  );
+  const [delivery] = await receiver.receivedAtLeast(name, 1, 20_000);
   return JSON.parse(delivery!.body) as { type: string; data: { object: { id: string } } };
 }
 
@@ -106,16 +93,14 @@ describe('webhook receivers on this machine', () => {
 
   describe('with WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE_URLS', () => {
     // A database of its own: the run's shared one is watched by the delivery suite's instances.
-    let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+    let database: MigratedDatabase | undefined;
     let orm: Orm | undefined;
     beforeAll(async () => {
-      database = await createScratchDatabase('boxoffice_local_webhooks');
-      orm = await createOrm({ databaseUrl: database.url, entities });
-      await migrate(orm);
+      database = await createMigratedDatabase('boxoffice_local_webhooks');
+      orm = database.orm;
     });
     afterAll(async () => {
       await stopAll();
-      await orm?.close();
       await database?.drop();
     });
 

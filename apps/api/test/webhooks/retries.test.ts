@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { entities } from '../../src/modules/entities';
+import type { Orm } from '../../src/db/orm';
 import { createEvent } from '../../src/modules/events/event.service';
 import { createOrganisation } from '../../src/modules/organisations/organisation.service';
 import { retryDelayCeilingMs, type RetrySchedule } from '../../src/modules/webhooks/queue';
 import type { WebhookEngine } from '../../src/modules/webhooks/webhook-engine';
 import { createEndpoint } from '../../src/modules/webhooks/webhook-endpoint.service';
 import { sendTestEvent } from '../../src/modules/webhooks/webhook-message.service';
+import { eventInput } from '../fixtures';
 import { sleep, until } from '../scale/harness';
-import { createScratchDatabase, localWebhookEngine } from '../setup';
+import { createMigratedDatabase, localWebhookEngine, type MigratedDatabase } from '../setup';
 import { Receiver } from './harness';
 
 /**
@@ -25,15 +25,14 @@ const schedule: RetrySchedule = { retryDelaySeconds: 2, maxRetryDelaySeconds: 8,
 const LATENESS_MS = 1500;
 
 describe('webhook retries', () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  let database: MigratedDatabase | undefined;
   let orm: Orm | undefined;
   let engine: WebhookEngine | undefined;
   const receiver = new Receiver();
 
   beforeAll(async () => {
-    database = await createScratchDatabase('boxoffice_webhook_retries');
-    orm = await createOrm({ databaseUrl: database.url, entities });
-    await migrate(orm);
+    database = await createMigratedDatabase('boxoffice_webhook_retries');
+    orm = database.orm;
     await receiver.start();
     engine = localWebhookEngine(database.url, schedule);
     await engine.start();
@@ -42,7 +41,6 @@ describe('webhook retries', () => {
   afterAll(async () => {
     await engine?.stop(2000);
     await receiver.stop();
-    await orm?.close();
     await database?.drop();
   });
 
@@ -74,13 +72,7 @@ describe('webhook retries', () => {
 
   it('retries a failing receiver at the documented delays, then gives the message up', async () => {
     const { ctx } = await failingEndpoint('failing');
-    await createEvent(ctx, {
-      name: 'Retried on schedule',
-      timezone: 'Europe/London',
-      starts_at: '2027-05-01T18:00:00Z',
-      ends_at: '2027-05-01T22:00:00Z',
-      currency: 'GBP',
-    });
+    await createEvent(ctx, eventInput('Retried on schedule'));
     const attempts = 1 + schedule.retryLimit;
     const received = await until(
       `${attempts} attempts`,
@@ -110,7 +102,7 @@ describe('webhook retries', () => {
   it('attempts a test event once: a failure is not retried', async () => {
     const { ctx, endpoint } = await failingEndpoint('tested');
     const id = await sendTestEvent(ctx, endpoint.id);
-    await until('the attempt', async () => (await receiver.received('tested')).length > 0);
+    await receiver.receivedAtLeast('tested', 1);
     expect(
       await until('recorded', async () => (await message(id))?.status === 'failed' && message(id)),
     ).toEqual({

@@ -15,6 +15,7 @@ import {
   resealStoredSecrets,
   revealSecret,
 } from '../../src/modules/webhooks/webhook-secret.service';
+import { eventInput } from '../fixtures';
 import { createTenantIn, request, startApi, until } from '../scale/harness';
 import {
   call,
@@ -196,18 +197,9 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     await engine.start();
     await createEvent(
       { em: withNew.orm.em.fork(), organisationId: organisation.id },
-      {
-        name: 'Signed with an opened secret',
-        timezone: 'Europe/London',
-        starts_at: '2027-05-01T18:00:00Z',
-        ends_at: '2027-05-01T22:00:00Z',
-        currency: 'GBP',
-      },
+      eventInput('Signed with an opened secret'),
     );
-    const [delivery] = await until('a delivery', async () => {
-      const received = await receiver.received('sealed');
-      return received.length > 0 && received;
-    });
+    const [delivery] = await receiver.receivedAtLeast('sealed', 1);
     expect(verify(secret, delivery!).type).toBe('event.created');
 
     // A rotation stores the new secret sealed, and both sign during the overlap.
@@ -219,18 +211,9 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     expect(JSON.stringify(afterRotation)).not.toContain('whsec_');
     await createEvent(
       { em: withNew.orm.em.fork(), organisationId: organisation.id },
-      {
-        name: 'Signed twice',
-        timezone: 'Europe/London',
-        starts_at: '2027-05-01T18:00:00Z',
-        ends_at: '2027-05-01T22:00:00Z',
-        currency: 'GBP',
-      },
+      eventInput('Signed twice'),
     );
-    const [, during] = await until('a second delivery', async () => {
-      const received = await receiver.received('sealed');
-      return received.length > 1 && received;
-    });
+    const [, during] = await receiver.receivedAtLeast('sealed', 2);
     expect(verify(rotated.secret, during!).type).toBe('event.created');
     expect(verify(secret, during!).type).toBe('event.created');
     await engine.stop(2000);
@@ -254,13 +237,7 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     await engine.start();
     await createEvent(
       { em: withNew.orm.em.fork(), organisationId: organisation.id },
-      {
-        name: 'Not signed with a wrong key',
-        timezone: 'Europe/London',
-        starts_at: '2027-05-01T18:00:00Z',
-        ends_at: '2027-05-01T22:00:00Z',
-        currency: 'GBP',
-      },
+      eventInput('Not signed with a wrong key'),
     );
     const warning = await until('a warning', () =>
       warnings.find((entry) => entry.message === 'webhook not sent'),
@@ -344,23 +321,14 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
       expect((await stored(orm, id)).secret).toMatch(/^v1:other:/);
       const event = await request(api.baseUrl, 'POST', '/api/v1/events', {
         key: tenant.key,
-        body: {
-          name: 'Signed in the thread',
-          timezone: 'Europe/London',
-          starts_at: '2027-05-01T18:00:00Z',
-          ends_at: '2027-05-01T22:00:00Z',
-          currency: 'GBP',
-        },
+        body: eventInput('Signed in the thread'),
       });
       expect(event.status).toBe(201);
       for (const [name, key] of [
         ['process', secret],
         ['process-legacy', legacy.secret],
       ] as const) {
-        const [delivery] = await until(`a delivery to ${name}`, async () => {
-          const received = await receiver.received(name);
-          return received.length > 0 && received;
-        });
+        const [delivery] = await receiver.receivedAtLeast(name, 1);
         expect(verify(key, delivery!).type).toBe('event.created');
       }
     } finally {

@@ -5,7 +5,8 @@ import {
   type Resolver,
   type UrlPolicy,
 } from '../../src/modules/webhooks/url-guard';
-import { call, createTenant, getTestOrm, startTestServer, type TestServer } from '../setup';
+import { call, createTenant, startTestServer, type TestServer } from '../setup';
+import { endpointCount } from './harness';
 
 /**
  * Every non-public form an address can take, IPv6 forms that embed an IPv4 address included:
@@ -102,14 +103,7 @@ describe('webhook URLs', () => {
       expect(refused.body.error, address).toContain(`(${range})`);
       expect(refused.body.error, address).toContain('WEBHOOK_ALLOW_PRIVATE_URLS=true');
     }
-    const orm = await getTestOrm();
-    const [row] = await orm.em
-      .fork()
-      .execute<{ n: string }[]>(
-        `select count(*) as n from webhook_endpoints where organisation_id = ?`,
-        [tenant.organisationId],
-      );
-    expect(row!.n).toBe('0');
+    expect(await endpointCount(tenant.organisationId)).toBe(0);
   });
 
   it('refuses at creation a name that resolves to any of them', async () => {

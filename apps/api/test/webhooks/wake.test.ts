@@ -1,26 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOrm, migrate, type Orm } from '../../src/db/orm';
-import { entities } from '../../src/modules/entities';
+import type { Orm } from '../../src/db/orm';
 import { createEvent } from '../../src/modules/events/event.service';
 import { createOrganisation } from '../../src/modules/organisations/organisation.service';
 import type { WebhookEngine } from '../../src/modules/webhooks/webhook-engine';
+import { eventInput } from '../fixtures';
 import { sleep, until } from '../scale/harness';
-import { createScratchDatabase, localWebhookEngine } from '../setup';
+import { createMigratedDatabase, localWebhookEngine, type MigratedDatabase } from '../setup';
 
 // An API server's worker is woken by the server's own commits instead of asking the database
 // for changes several times a second (src/serve.ts). A database of its own: the run's shared one
 // gets changes from every test file, which would keep any fan-out busy.
 describe('the webhook fan-out woken by commits', () => {
   // Unset if the set-up failed part way: the clean-up does what there is to do.
-  let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  let database: MigratedDatabase | undefined;
   let orm: Orm | undefined;
   let engine: WebhookEngine | undefined;
   let rounds: { mock: { calls: unknown[] } };
 
   beforeAll(async () => {
-    database = await createScratchDatabase('boxoffice_wake');
-    orm = await createOrm({ databaseUrl: database.url, entities });
-    await migrate(orm);
+    database = await createMigratedDatabase('boxoffice_wake');
+    orm = database.orm;
     // Without a commit, no round for ten minutes: longer than the test.
     engine = localWebhookEngine(database.url, { idlePollIntervalMs: 600_000 });
     rounds = vi.spyOn(engine, 'fanOut');
@@ -34,7 +33,6 @@ describe('the webhook fan-out woken by commits', () => {
 
   afterAll(async () => {
     await engine?.stop(2000);
-    await orm?.close();
     await database?.drop();
   });
 
@@ -45,13 +43,7 @@ describe('the webhook fan-out woken by commits', () => {
     const idle = rounds.mock.calls.length;
     await createEvent(
       { em: orm!.em.fork(), organisationId: organisation.id },
-      {
-        name: 'Wakes the fan-out',
-        timezone: 'Europe/London',
-        starts_at: '2027-05-01T18:00:00Z',
-        ends_at: '2027-05-01T22:00:00Z',
-        currency: 'GBP',
-      },
+      eventInput('Wakes the fan-out'),
     );
     await until('a round after the commit', () => rounds.mock.calls.length > idle, {
       timeoutMs: 10_000,

@@ -1,0 +1,112 @@
+import type { Locator, Page } from 'playwright-core';
+import { refreshUntilDelivered } from './webhook-receiver';
+
+/** The steps every browser suite takes through the dashboard, each ending where it waits. */
+
+export interface Account {
+  organisation: string;
+  email: string;
+  password: string;
+}
+
+/** The page's title: its one level-one heading. */
+const heading = (page: Page, name: string): Locator =>
+  page.getByRole('heading', { level: 1, name, exact: true });
+
+/** From the sign-in page to the sign-up form. */
+export async function openSignUp(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Create an organisation' }).click();
+  await heading(page, 'Create your organisation').waitFor();
+}
+
+/** Fills the sign-up form with `account` and sends it. */
+export async function submitSignUp(page: Page, account: Account): Promise<void> {
+  await page.getByLabel('Organisation name').fill(account.organisation);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Create organisation' }).click();
+}
+
+/**
+ * From the sign-in page, signs `account` up with too short a password first: `whileRefused` runs
+ * while the form says so. Ends on the new organisation's keys page, with no key yet.
+ */
+export async function signUpAfterShortPassword(
+  page: Page,
+  account: Account,
+  whileRefused: () => Promise<void>,
+): Promise<void> {
+  await openSignUp(page);
+  await submitSignUp(page, { ...account, password: 'short' });
+  await page.getByText('Use at least 10 characters.').waitFor();
+  await whileRefused();
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Create organisation' }).click();
+  await heading(page, 'API keys').waitFor();
+  await page.getByText('No API keys yet.').waitFor();
+}
+
+/** Fills `field` with `value` and presses `button`: the dialog named `dialog` it opens, open. */
+async function openDialogWith(
+  page: Page,
+  [field, value]: [string, string],
+  button: string,
+  dialog: string,
+): Promise<Locator> {
+  await page.getByLabel(field).fill(value);
+  await page.getByRole('button', { name: button }).click();
+  const opened = page.getByRole('dialog', { name: dialog });
+  await opened.waitFor();
+  return opened;
+}
+
+/** Generates a key named `name` on the keys page: the dialog that shows its secret. */
+export const generateKey = (page: Page, name: string): Promise<Locator> =>
+  openDialogWith(page, ['Key name', name], 'Generate key', 'Your new API key');
+
+/** Through the Plan link to the plan page, which shows the organisation on `plan`. */
+export async function openPlan(page: Page, plan: 'Free' | 'Pro'): Promise<void> {
+  await page.getByRole('link', { name: 'Plan', exact: true }).click();
+  await page.getByRole('heading', { name: `Current plan: ${plan}` }).waitFor();
+}
+
+/** Upgrades on the plan page, until it shows the organisation on Pro. */
+export async function upgradeToPro(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
+  await page.getByRole('heading', { name: 'Current plan: Pro' }).waitFor();
+}
+
+/** Through the settings' navigation to the webhooks page of an organisation with no endpoint. */
+export async function openEmptyWebhooks(page: Page): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Settings' })
+    .getByRole('link', { name: 'Webhooks' })
+    .click();
+  await heading(page, 'Webhooks').waitFor();
+  await page.getByText('No webhook endpoints yet.').waitFor();
+}
+
+/** Adds an endpoint for `url`: the dialog that shows its signing secret. */
+export const addEndpoint = (page: Page, url: string): Promise<Locator> =>
+  openDialogWith(page, ['Endpoint URL', url], 'Add endpoint', 'Your new webhook endpoint');
+
+/** Closes a dialog with its `button` and waits until it has left the page. */
+export async function closeDialog(dialog: Locator, button = 'Done'): Promise<void> {
+  await dialog.getByRole('button', { name: button }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** The endpoint's card, once it shows the endpoint enabled. */
+export async function enabledEndpoint(page: Page, url: string): Promise<Locator> {
+  const card = page.getByRole('article', { name: `Endpoint ${url}` });
+  await card.getByText('enabled', { exact: true }).waitFor();
+  return card;
+}
+
+/** Sends the endpoint of `card` a test event, and opens its deliveries until it shows delivered. */
+export async function deliverTestEvent(card: Locator): Promise<void> {
+  await card.getByRole('button', { name: 'Send test event' }).click();
+  await card.getByText(/Test event sent/).waitFor();
+  await card.getByRole('button', { name: 'Deliveries' }).click();
+  await refreshUntilDelivered(card);
+}
