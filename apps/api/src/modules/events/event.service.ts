@@ -9,7 +9,7 @@ import {
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict } from '../../core/errors';
 import { findOwned, getOwned } from '../../db/owned';
-import { inTransaction } from '../../db/driver';
+import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
 import { listWhere } from '../../db/list-where';
@@ -155,7 +155,7 @@ export async function updateEvent(
   return inTransaction(ctx, async (tx) => {
     const event = await getEvent(tx, id, { lock: true });
     if (Object.keys(input).length === 0) return event;
-    const now = new Date();
+    const now = clock(tx.em);
     const changingDetails = Object.keys(input).some((key) => key !== 'status');
     if (changingDetails && isEventFinal(event)) {
       throw conflict(`a ${event.status} event cannot be changed`, 'event_final');

@@ -2,7 +2,7 @@ import type { PayoutStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { conflict } from '../../core/errors';
 import { getOwned } from '../../db/owned';
-import { inTransaction } from '../../db/driver';
+import { clock, inTransaction } from '../../db/driver';
 import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
 import { toPayoutResource } from './payout.service';
@@ -27,7 +27,7 @@ export function advancePayout(
     if (!NEXT[payout.status].includes(status)) {
       throw conflict(`payout cannot go from ${payout.status} to ${status}`, 'illegal_transition');
     }
-    const at = details.at ?? new Date();
+    const at = details.at ?? clock(tx.em);
     payout.status = status;
     if (status === 'paid') payout.paidAt = at;
     if (status === 'failed') payout.failureReason = details.failureReason ?? 'failed';
