@@ -1,22 +1,28 @@
 import { exec, statement, type Runner } from '../../db/driver';
 
-/** Change records to append: one element per record, in order, of each array. */
+/** A change record to append: its type, and the object as the API renders it (with its `id`). */
+export interface NewRecord {
+  type: string;
+  object: { id: string };
+}
+
 interface NewRecords {
   organisationId: string;
-  types: string[];
-  objectIds: string[];
-  /** Each object as JSON text. */
-  objects: string[];
+  records: readonly NewRecord[];
   at: Date;
 }
 
-/** Appends records in their order (`position` follows the arrays' order). */
+/**
+ * Appends records in their order (`position` follows the list's order). The list goes as one JSON
+ * parameter, each object serialised once inside it; PostgreSQL reads it back as rows.
+ */
 const INSERT_RECORDS = statement<never, NewRecords>(
   `insert into change_records (organisation_id, type, object_id, data, created_at)
-   select $1, r.type, r.object_id, r.data::jsonb, $5
-     from unnest($2::text[], $3::text[], $4::text[]) with ordinality as r(type, object_id, data, n)
+   select $1, r.type, r.object ->> 'id', r.object, $3
+     from rows from (json_to_recordset($2::json) as (type text, object jsonb))
+          with ordinality as r(type, object, n)
     order by r.n`,
-  (v) => [v.organisationId, v.types, v.objectIds, v.objects, v.at],
+  (v) => [v.organisationId, JSON.stringify(v.records), v.at],
 );
 
 const PURGE_BEFORE = statement<{ purged: string }, { before: Date }>(

@@ -27,9 +27,7 @@ export async function recordChanges(ctx: TenantContext, changes: readonly Change
   }
   await insertRecords(ctx.em, {
     organisationId: ctx.organisationId,
-    types: changes.map((change) => change.type),
-    objectIds: changes.map((change) => change.object.id),
-    objects: changes.map((change) => JSON.stringify(change.object)),
+    records: changes,
     at: clock(ctx.em),
   });
 }
