@@ -69,6 +69,20 @@ export const DEFAULT_LEASE_SECONDS = 60;
 const FOLLOWING_IDLE_POLL_MS = 2000;
 
 /**
+ * The engine's own connections. Timestamps come as the driver reads them fastest
+ * (db/timestamps.ts). Every statement is planned for its values: the engine's statements read
+ * ranges of tables that grow from empty (change records, messages), and a generic plan made while
+ * one was small (a sequential scan) would stay in use as it grows, until the next ANALYZE.
+ */
+export const enginePoolConfig = (databaseUrl: string): pg.PoolConfig => ({
+  connectionString: databaseUrl,
+  max: 4,
+  application_name: 'boxoffice-webhook-engine',
+  options: '-c TimeZone=UTC -c plan_cache_mode=force_custom_plan',
+  idle_in_transaction_session_timeout: 30_000,
+});
+
+/**
  * Webhook delivery in one process: the fan-out (fan-out.ts), which turns committed change records
  * into messages, one per matching endpoint; and their sending. A message to a healthy endpoint is
  * sent at once by the replica that made it, after the fan-out's transaction commits
@@ -111,14 +125,7 @@ export class WebhookEngine {
     this.#leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     this.#followingCommits = options.followsCommits ?? false;
     // Connects on the first round.
-    this.#pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: 4,
-      application_name: 'boxoffice-webhook-engine',
-      // Timestamps come as the driver reads them fastest (db/timestamps.ts).
-      options: '-c TimeZone=UTC',
-      idle_in_transaction_session_timeout: 30_000,
-    });
+    this.#pool = new pg.Pool(enginePoolConfig(options.databaseUrl));
     this.#pool.on('error', (error) =>
       options.logger.warn({ err: error }, 'webhook engine connection lost'),
     );
