@@ -243,16 +243,13 @@ describe('issueOrder', () => {
     expect(await snapshot(organisationId)).toEqual(before2);
   });
 
-  it("refuses a tier off sale: paused, before its window, after it", async () => {
+  it('refuses a tier off sale: paused, before its window, after it', async () => {
+    const nothing = () => Promise.resolve();
     const cases: [string, SaleOptions, (tierId: string, ctx: TenantContext) => Promise<unknown>][] =
       [
         ['paused', {}, (id, ctx) => updateTier(ctx, id, { status: 'paused' })],
-        ['not open yet', { salesStartAt: inDays(2) }, async () => undefined],
-        [
-          'closed',
-          { salesStartAt: inDays(-5), salesEndAt: inDays(-1) },
-          async () => undefined,
-        ],
+        ['not open yet', { salesStartAt: inDays(2) }, nothing],
+        ['closed', { salesStartAt: inDays(-5), salesEndAt: inDays(-1) }, nothing],
       ];
     for (const [what, options, prepare] of cases) {
       const { organisationId, event, tier } = await onSale(options);
@@ -270,7 +267,9 @@ describe('issueOrder', () => {
     }
     // A hidden tier sells (to those given its link).
     const hidden = await onSale();
-    await updateTier(await tenantContext(hidden.organisationId), hidden.tier.id, { status: 'hidden' });
+    await updateTier(await tenantContext(hidden.organisationId), hidden.tier.id, {
+      status: 'hidden',
+    });
     const { order } = await issueOrder(await tenantContext(hidden.organisationId), {
       eventId: hidden.event.id,
       tierId: hidden.tier.id,

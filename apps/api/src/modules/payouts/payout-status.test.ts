@@ -40,7 +40,9 @@ describe('advancePayout', () => {
   it('fails a payout in transit, and a pending one by way of in_transit', async () => {
     const { organisationId } = await createTenant();
     const moving = await buildPayout(organisationId, { status: 'in_transit' });
-    const failed = await advancePayout(await tenantContext(organisationId), moving.id, { fail: true });
+    const failed = await advancePayout(await tenantContext(organisationId), moving.id, {
+      fail: true,
+    });
     expect(failed).toMatchObject({ status: 'failed', failureReason: DEFAULT_FAILURE_REASON });
     expect((await payoutChanges(organisationId, moving.id)).map((c) => c.data.status)).toEqual([
       'failed',
@@ -75,7 +77,10 @@ describe('advancePayout', () => {
       expect(await payoutChanges(organisationId, payout.id)).toEqual([]);
     }
     for (const id of [foreign.id, 'po_0000000000000000000000', 'evt_0000000000000000000000']) {
-      await expect(advancePayout(await tenantContext(organisationId), id), id).rejects.toMatchObject({
+      await expect(
+        advancePayout(await tenantContext(organisationId), id),
+        id,
+      ).rejects.toMatchObject({
         status: 404,
         code: 'not_found',
       });
