@@ -1,3 +1,4 @@
+import type { TenantContext } from '../src/core/context';
 import type { Event } from '../src/modules/events/event.entity';
 import { createEvent } from '../src/modules/events/event.service';
 import type { Order } from '../src/modules/orders/order.entity';
@@ -20,6 +21,11 @@ export interface EventFixture {
 }
 
 let sequence = 0;
+
+/** A fresh unit of work for the organisation, as a service call of its own gets. */
+export async function tenantContext(organisationId: string): Promise<TenantContext> {
+  return { em: (await getTestOrm()).em.fork(), organisationId };
+}
 
 /** A valid `POST /events` body: an evening in London on 1 May 2027, priced in GBP. */
 export const eventInput = (name: string) => ({
@@ -123,6 +129,29 @@ export async function cancelFixtureOrder(organisationId: string, orderId: string
   const orm = await getTestOrm();
   return cancelOrder({ em: orm.em.fork(), organisationId }, orderId, { refund, at: new Date() });
 }
+
+/** A change record as stored: its position (as text), type, object id and the object. */
+export interface ChangeRow {
+  position: string;
+  type: string;
+  object_id: string;
+  data: Record<string, unknown>;
+}
+
+/** The organisation's change records after `after` (a position), oldest first. */
+export async function changesOf(organisationId: string, after = '0'): Promise<ChangeRow[]> {
+  const orm = await getTestOrm();
+  return orm.em
+    .fork()
+    .execute<ChangeRow[]>(
+      `select position::text, type, object_id, data from change_records where organisation_id = ? and position > ? order by change_records.position`,
+      [organisationId, after],
+    );
+}
+
+/** The position of the organisation's last change record ('0' when it has none). */
+export const lastPosition = async (organisationId: string): Promise<string> =>
+  (await changesOf(organisationId)).at(-1)?.position ?? '0';
 
 /** A promoter payout as the payment side records it; `amount` is derived (gross − fees − refunds). */
 export async function buildPayout(

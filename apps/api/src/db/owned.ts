@@ -5,17 +5,26 @@ import { looksLikeId, type IdKind } from '../core/ids';
 
 type Owned = { id: string; organisationId: string };
 
+/** A row lock held until the transaction ends: `true` is `FOR UPDATE`, `'share'` `FOR SHARE`. */
+export type Lock = boolean | 'share';
+
+const LOCK_MODES = {
+  update: LockMode.PESSIMISTIC_WRITE,
+  share: LockMode.PESSIMISTIC_READ,
+} as const;
+
 /**
  * The tenant's row with this id, or null: another organisation's row is as absent as a missing
- * one. Ids of another kind are not looked up at all. `lock` holds a row lock (`FOR UPDATE`) until
- * the surrounding transaction ends.
+ * one. Ids of another kind are not looked up at all. `lock` holds a row lock until the surrounding
+ * transaction ends: `FOR UPDATE` (`true`), or `FOR SHARE` (`'share'`: others may share it, nobody
+ * may change the row meanwhile).
  */
 export async function findOwned<T extends Owned>(
   ctx: TenantContext,
   entity: EntityName<T>,
   kind: IdKind,
   id: string,
-  options: { lock?: boolean } = {},
+  options: { lock?: Lock } = {},
 ): Promise<T | null> {
   if (!looksLikeId(kind, id)) return null;
   const where = { id, organisationId: ctx.organisationId } as FilterQuery<T>;
@@ -25,7 +34,7 @@ export async function findOwned<T extends Owned>(
   return em.findOne(
     entity,
     where as never,
-    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+    options.lock ? { lockMode: LOCK_MODES[options.lock === 'share' ? 'share' : 'update'] } : {},
   );
 }
 
@@ -36,7 +45,7 @@ export async function getOwned<T extends Owned>(
   kind: IdKind,
   label: string,
   id: string,
-  options: { lock?: boolean } = {},
+  options: { lock?: Lock } = {},
 ): Promise<T> {
   const found = await findOwned(ctx, entity, kind, id, options);
   if (!found) throw notFound(label);

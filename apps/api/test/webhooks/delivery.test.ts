@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
-import { advancePayout } from '../../src/modules/payouts/payout-status.service';
+import { transitionPayout } from '../../src/modules/payouts/payout-status.service';
 import { deliver } from '../../src/modules/webhooks/delivery';
 import { guardedLookup } from '../../src/modules/webhooks/url-guard';
 import { rotateSecret } from '../../src/modules/webhooks/webhook-endpoint.service';
@@ -141,7 +141,7 @@ describe('webhook delivery', () => {
     await cancelFixtureOrder(tenant.organisationId, order.id, true);
     const payout = await buildPayout(tenant.organisationId);
     const orm = await getTestOrm();
-    await advancePayout(
+    await transitionPayout(
       { em: orm.em.fork(), organisationId: tenant.organisationId },
       payout.id,
       'in_transit',

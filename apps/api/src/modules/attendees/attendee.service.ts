@@ -71,3 +71,25 @@ export function registerAttendee(
     createdAt: input.registeredAt,
   });
 }
+
+/**
+ * Moves attendees out (`checked_in` false) when their tickets stop admitting them (voided while
+ * checked in), in the caller's transaction; returns those that changed, for its change records.
+ */
+export async function markAttendeesOut(
+  ctx: TenantContext,
+  ids: readonly string[],
+  at: Date,
+): Promise<Attendee[]> {
+  if (ids.length === 0) return [];
+  const attendees = await ctx.em.find(
+    Attendee,
+    { organisationId: ctx.organisationId, id: { $in: [...ids] }, checkedIn: true },
+    { orderBy: { id: 'asc' } },
+  );
+  for (const attendee of attendees) {
+    attendee.checkedIn = false;
+    attendee.updatedAt = at;
+  }
+  return attendees;
+}

@@ -4,33 +4,14 @@ import {
   buildEvent,
   buildPayout,
   cancelFixtureOrder,
+  changesOf,
   failCheckinInsertsAt,
+  lastPosition,
 } from '../../../test/fixtures';
 import { call, createTenant, getTestOrm, useTestServer } from '../../../test/setup';
 import { CHANGE_RETENTION_DAYS, purgeChanges, recordChanges } from './change.service';
 
 const server = useTestServer();
-
-interface ChangeRow {
-  position: string;
-  type: string;
-  object_id: string;
-  data: Record<string, unknown>;
-}
-
-/** The organisation's change records after `after` (a position), oldest first. */
-async function changesOf(organisationId: string, after = '0'): Promise<ChangeRow[]> {
-  const orm = await getTestOrm();
-  return orm.em
-    .fork()
-    .execute<ChangeRow[]>(
-      `select position::text, type, object_id, data from change_records where organisation_id = ? and position > ? order by change_records.position`,
-      [organisationId, after],
-    );
-}
-
-const lastPosition = async (organisationId: string): Promise<string> =>
-  (await changesOf(organisationId)).at(-1)?.position ?? '0';
 
 const eventBody = {
   name: 'Recorded launch',

@@ -5,7 +5,7 @@ import { badRequest } from '../../core/errors';
 import { generateKey, revokeKey } from '../api-keys/api-key.service';
 import { recordCheckin } from '../checkins/checkin.service';
 import { createEvent, updateEvent } from '../events/event.service';
-import { cancelOrder, placeOrder } from '../orders/order.service';
+import { bookingFee, cancelOrder, issueOrder, placeOrder } from '../orders/order.service';
 import { recordPayout, type PayoutInput } from '../payouts/payout.service';
 import { listTickets } from '../tickets/ticket.service';
 import { createTier, updateTier } from '../tiers/tier.service';
@@ -775,9 +775,6 @@ interface LedgerEntry {
 /** What the card processor keeps of a payment: 1.4 % + 20 minor units. */
 const processingFee = (total: number): number => (total > 0 ? Math.round(total * 0.014) + 20 : 0);
 
-/** The booking fee added per ticket at checkout. */
-const bookingFee = (price: number): number => (price > 0 ? Math.round(price * 0.025) + 79 : 0);
-
 async function seedEvent(
   root: EntityManager,
   organisationId: string,
@@ -842,18 +839,31 @@ async function seedEvent(
   const placed: { id: string; cancel: NonNullable<PlannedOrder['cancel']> }[] = [];
   for (const planned of plan.orders) {
     const tier = itemAt(tiers, planned.tier, 'tier');
-    const order = await placeOrder(ctx(), {
-      eventId: event.id,
-      buyerName: planned.buyerName,
-      buyerEmail: planned.buyerEmail,
-      lines: planned.lines.map(({ answers, ...person }) => ({
-        tierId: tier.id,
-        attendee: { ...person, answers },
-      })),
-      feePerTicket: bookingFee(tier.price),
-      status: planned.status,
-      placedAt: planned.placedAt,
-    });
+    const attendees = planned.lines.map(({ answers, ...person }) => ({ ...person, answers }));
+    // Paid orders are issued as every sale is, under the tier's sales rules at their time; a
+    // checkout still waiting for payment holds no tickets.
+    const order =
+      planned.status === 'completed'
+        ? (
+            await issueOrder(ctx(), {
+              eventId: event.id,
+              tierId: tier.id,
+              quantity: attendees.length,
+              buyerName: planned.buyerName,
+              buyerEmail: planned.buyerEmail,
+              attendees,
+              at: planned.placedAt,
+            })
+          ).order
+        : await placeOrder(ctx(), {
+            eventId: event.id,
+            buyerName: planned.buyerName,
+            buyerEmail: planned.buyerEmail,
+            lines: attendees.map((attendee) => ({ tierId: tier.id, attendee })),
+            feePerTicket: bookingFee(tier.price),
+            status: 'pending',
+            placedAt: planned.placedAt,
+          });
     counts.orders += 1;
     if (planned.status === 'completed') {
       counts.tickets += planned.lines.length;

@@ -8,7 +8,7 @@ import {
 } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict } from '../../core/errors';
-import { findOwned, getOwned } from '../../db/owned';
+import { findOwned, getOwned, type Lock } from '../../db/owned';
 import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
@@ -64,12 +64,13 @@ export const getEvent = (
 
 /**
  * Like `getEvent`, but null instead of a 404, for services that answer differently (422). With
- * `lock`, the event cannot change (its status, its currency) until the transaction ends.
+ * `lock`, the event cannot change (its status, its currency) until the transaction ends; with
+ * `lock: 'share'`, others may hold it so too (sales of its tiers) but none may change it.
  */
 export const findEvent = (
   ctx: TenantContext,
   id: string,
-  options: { lock?: boolean } = {},
+  options: { lock?: Lock } = {},
 ): Promise<Event | null> => findOwned(ctx, Event, 'event', id, options);
 
 const toDate = (value: string | null | undefined): Date | null | undefined =>
@@ -123,6 +124,16 @@ function transition(event: Event, to: EventStatus, now: Date): void {
 
 export const isEventFinal = (event: Event): boolean =>
   event.status === 'cancelled' || event.status === 'completed';
+
+/** A 409 `event_not_on_sale` unless the event is published: only a published event sells tickets. */
+export function checkEventOnSale(event: Event): void {
+  if (event.status !== 'published') {
+    throw conflict(
+      `orders can only be placed for published events, not ${event.status} ones`,
+      'event_not_on_sale',
+    );
+  }
+}
 
 /** Tiers refer to their event's id and currency (migration `…_tier_currency`). */
 const TIER_CURRENCY_CONSTRAINT = 'ticket_tiers_event_id_currency_fkey';

@@ -72,24 +72,38 @@ export function issueTicket(ctx: TenantContext, input: IssueTicketInput, id?: st
   });
 }
 
-/** Voids every ticket of an order (cancelled or refunded); returns them. */
+/** The tickets of an order as voiding left them, and who was inside when it happened. */
+export interface VoidedTickets {
+  tickets: Ticket[];
+  /** The attendees of the tickets that were checked in: they no longer are. */
+  admittedAttendeeIds: string[];
+}
+
+/**
+ * Voids every ticket of an order (cancelled or refunded), locked, checked-in ones too: a void
+ * ticket admits nobody, so its admission (`checked_in_at`) ends with it; the caller moves the
+ * attendees of `admittedAttendeeIds` out (their `checked_in` follows the ticket).
+ */
 export async function voidTicketsOfOrder(
   ctx: TenantContext,
   orderId: string,
   at: Date,
-): Promise<Ticket[]> {
+): Promise<VoidedTickets> {
   const tickets = await ctx.em.find(
     Ticket,
     { organisationId: ctx.organisationId, orderId },
-    { lockMode: LockMode.PESSIMISTIC_WRITE },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
   );
+  const admittedAttendeeIds: string[] = [];
   for (const ticket of tickets) {
+    if (ticket.status === 'checked_in') admittedAttendeeIds.push(ticket.attendeeId);
     ticket.status = 'void';
     ticket.voidedAt = at;
+    ticket.checkedInAt = null;
     // Changed when voided, also when that is recorded later (history); see base.entity.ts.
     ticket.updatedAt = at;
   }
-  return tickets;
+  return { tickets, admittedAttendeeIds };
 }
 
 /**

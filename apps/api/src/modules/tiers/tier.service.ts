@@ -1,7 +1,7 @@
 import type { Tier as TierResource, TierCreate, TierStatus, TierUpdate } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict, unprocessable } from '../../core/errors';
-import { getOwned } from '../../db/owned';
+import { findOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
@@ -62,6 +62,13 @@ export const getTier = (
   id: string,
   options: { lock?: boolean } = {},
 ): Promise<Tier> => getOwned(ctx, Tier, 'tier', 'ticket tier', id, options);
+
+/** Like `getTier`, but null instead of a 404, for services that answer differently (422). */
+export const findTier = (
+  ctx: TenantContext,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<Tier | null> => findOwned(ctx, Tier, 'tier', id, options);
 
 function checkSalesWindow(tier: Pick<Tier, 'salesStartAt' | 'salesEndAt'>): void {
   if (tier.salesStartAt && tier.salesEndAt && tier.salesEndAt <= tier.salesStartAt) {
@@ -141,16 +148,53 @@ export async function updateTier(ctx: TenantContext, id: string, input: TierUpda
  */
 export async function adjustSold(ctx: TenantContext, tierId: string, delta: number): Promise<Tier> {
   const tier = await getTier(ctx, tierId, { lock: true });
+  countSold(tier, delta);
+  return tier;
+}
+
+/**
+ * `adjustSold` on a tier its caller has already locked (`getTier` with `lock`): a 409 `sold_out`
+ * when fewer than `delta` tickets are left, else the count and the status (`sold_out` when full,
+ * `on_sale` again when seats come back) move.
+ */
+export function countSold(tier: Tier, delta: number): void {
   const sold = tier.quantitySold + delta;
-  if (sold < 0) throw new Error(`tier ${tierId} would have negative sales`);
+  if (sold < 0) throw new Error(`tier ${tier.id} would have negative sales`);
   if (delta > 0 && tier.quantityTotal != null && sold > tier.quantityTotal) {
+    const left = Math.max(0, tier.quantityTotal - tier.quantitySold);
     throw conflict(
-      `only ${tier.quantityTotal - tier.quantitySold} tickets left in this tier`,
+      left === 0
+        ? 'this ticket tier is sold out'
+        : `only ${left} ${left === 1 ? 'ticket is' : 'tickets are'} left in this tier`,
       'sold_out',
     );
   }
   tier.quantitySold = sold;
   const requested = tier.status === 'sold_out' ? 'on_sale' : tier.status;
   tier.status = effectiveStatus(requested, tier.quantityTotal, sold);
-  return tier;
+}
+
+/**
+ * Refuses a sale of `tier` at `at` unless the organiser has it on sale: not `paused` (a `hidden`
+ * tier sells, to those given its link; a `sold_out` one is refused by `countSold`), and `at` within
+ * its sales window, which closes at `sales_end_at` or, without one, when the event starts
+ * (`eventStartsAt`). A 409 `tier_not_on_sale` naming the reason.
+ */
+export function checkOnSale(tier: Tier, at: Date, eventStartsAt: Date): void {
+  if (tier.status === 'paused') {
+    throw conflict('sales of this ticket tier are paused', 'tier_not_on_sale');
+  }
+  if (tier.salesStartAt && at < tier.salesStartAt) {
+    throw conflict(
+      `sales of this ticket tier open at ${tier.salesStartAt.toISOString()}`,
+      'tier_not_on_sale',
+    );
+  }
+  const closesAt = tier.salesEndAt ?? eventStartsAt;
+  if (at >= closesAt) {
+    throw conflict(
+      `sales of this ticket tier closed at ${closesAt.toISOString()}`,
+      'tier_not_on_sale',
+    );
+  }
 }
