@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectItem, expectResource } from '../../../test/assertions';
+import { expectItem, expectList, expectResource } from '../../../test/assertions';
 import { buildEvent, buildPayout } from '../../../test/fixtures';
 import { expectIds, expectOwnerOnly, itRefusesQueries } from '../../../test/lists';
 import { createTenant, useTestServer } from '../../../test/setup';
@@ -69,6 +69,9 @@ describe('GET /payouts/{id}', () => {
       created_at: '2027-03-09T06:00:00.000Z',
       updated_at: '2027-03-11T08:30:00.000Z',
     });
+    // The list renders it alike: a calendar date is not read as a time.
+    const listed = expectList(await get(tenant, '/api/v1/payouts'));
+    expect(listed.data).toEqual([data]);
   });
 
   it('shows an organisation-wide failed payout', async () => {
