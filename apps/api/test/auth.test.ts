@@ -263,7 +263,7 @@ describe('403: scopes on every endpoint', () => {
     const em = orm.em.fork();
     const now = new Date();
     const payout = await recordPayout(
-      { em, organisationId: owner.organisationId },
+      { em, organisationId: owner.organisationId, livemode: true },
       {
         eventId: fixture.event.id,
         grossAmount: 10_000,

@@ -3,7 +3,7 @@ import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxof
 import type { TenantContext } from '../../core/context';
 import { conflict, notFound, unprocessable } from '../../core/errors';
 import { newId, newOrderReference } from '../../core/ids';
-import { getOwned } from '../../db/owned';
+import { deleteAllOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
@@ -17,7 +17,8 @@ import type { Tier } from '../tiers/tier.entity';
 import { adjustSold, getTier, toTierResource } from '../tiers/tier.service';
 import { Order } from './order.entity';
 
-export const toOrderResource = (order: Order): OrderResource => ({
+/** The order as the API renders it; `livemode` says whether it is live data or test data. */
+export const toOrderResource = (order: Order, livemode: boolean): OrderResource => ({
   id: order.id,
   reference: order.reference,
   event_id: order.eventId,
@@ -33,6 +34,7 @@ export const toOrderResource = (order: Order): OrderResource => ({
   placed_at: iso(order.placedAt),
   paid_at: isoOrNull(order.paidAt),
   cancelled_at: isoOrNull(order.cancelledAt),
+  livemode,
   created_at: iso(order.createdAt),
   updated_at: iso(order.updatedAt),
 });
@@ -126,8 +128,8 @@ export async function placeOrder(ctx: TenantContext, input: PlaceOrderInput): Pr
         attendeeId,
       );
       issued.push(
-        { type: 'ticket.created', object: toTicketResource(ticket) },
-        { type: 'attendee.created', object: toAttendeeResource(attendee) },
+        { type: 'ticket.created', object: toTicketResource(ticket, tx.livemode) },
+        { type: 'attendee.created', object: toAttendeeResource(attendee, tx.livemode) },
       );
     }
     const fees = input.feePerTicket * input.lines.length;
@@ -154,11 +156,11 @@ export async function placeOrder(ctx: TenantContext, input: PlaceOrderInput): Pr
     // The flush stamps the tiers' `updatedAt`; the change records render them as stored.
     await tx.em.flush();
     await recordChanges(tx, [
-      { type: 'order.created', object: toOrderResource(order) },
+      { type: 'order.created', object: toOrderResource(order, tx.livemode) },
       ...issued,
       ...[...tiers.values()].map((tier) => ({
         type: 'tier.updated' as const,
-        object: toTierResource(tier),
+        object: toTierResource(tier, tx.livemode),
       })),
     ]);
     return order;
@@ -192,13 +194,19 @@ export async function cancelOrder(
     // The flush stamps the tiers' `updatedAt`; the change records render them as stored.
     await tx.em.flush();
     await recordChanges(tx, [
-      { type: 'order.updated', object: toOrderResource(order) },
+      { type: 'order.updated', object: toOrderResource(order, tx.livemode) },
       ...tickets.map((ticket) => ({
         type: 'ticket.updated' as const,
-        object: toTicketResource(ticket),
+        object: toTicketResource(ticket, tx.livemode),
       })),
-      ...tiers.map((tier) => ({ type: 'tier.updated' as const, object: toTierResource(tier) })),
+      ...tiers.map((tier) => ({
+        type: 'tier.updated' as const,
+        object: toTierResource(tier, tx.livemode),
+      })),
     ]);
     return order;
   });
 }
+
+/** Deletes all the organisation's orders (a test environment's reset); how many. */
+export const deleteAllOrders = (ctx: TenantContext): Promise<number> => deleteAllOwned(ctx, Order);

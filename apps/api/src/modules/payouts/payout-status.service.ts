@@ -33,7 +33,9 @@ export function advancePayout(
     if (status === 'failed') payout.failureReason = details.failureReason ?? 'failed';
     payout.updatedAt = at;
     await tx.em.flush();
-    await recordChanges(tx, [{ type: 'payout.updated', object: toPayoutResource(payout) }]);
+    await recordChanges(tx, [
+      { type: 'payout.updated', object: toPayoutResource(payout, tx.livemode) },
+    ]);
     return payout;
   });
 }

@@ -20,6 +20,7 @@ const PAYOUT = {
     'arrival_date',
     'paid_at',
     'failure_reason',
+    'livemode',
     'created_at',
     'updated_at',
   ],
@@ -66,6 +67,7 @@ describe('GET /payouts/{id}', () => {
       arrival_date: '2027-03-11',
       paid_at: '2027-03-11T08:30:00.000Z',
       failure_reason: null,
+      livemode: true,
       created_at: '2027-03-09T06:00:00.000Z',
       updated_at: '2027-03-11T08:30:00.000Z',
     });
