@@ -41,7 +41,7 @@ function runtimeName(): string {
 
 /** The options of `new Boxoffice({ … })` and `client.withOptions({ … })`; all are optional. */
 export interface ClientOptions {
-  /** `bxo_live_…`; defaults to `process.env.BOXOFFICE_API_KEY`. */
+  /** `bxo_live_…` (or a test key, `bxo_test_…`); defaults to `process.env.BOXOFFICE_API_KEY`. */
   apiKey?: string | undefined;
   /** Defaults to `process.env.BOXOFFICE_BASE_URL`, else `http://localhost:3000/api/v1`. */
   baseURL?: string | undefined;

@@ -9,7 +9,7 @@ import { rateLimitHeaders, type RateLimits } from './rate-limit';
 
 /** An authentication scheme's name, worth repeating back (a key is never one: it has `_`). */
 const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19}$/;
-const USE_BEARER = "send the API key as 'Authorization: Bearer bxo_live_…'.";
+const USE_BEARER = "send the API key as 'Authorization: Bearer bxo_live_…' (or bxo_test_…).";
 const NEW_KEY = 'create a new one in the dashboard (Settings → API keys)';
 
 const unauthorized = (code: string, message: string) =>
@@ -26,7 +26,7 @@ function readKey(header: string | undefined): { key: string } | { refusal: AppEr
     return {
       refusal: unauthorized(
         'missing_api_key',
-        "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…'.",
+        "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…' (or 'bxo_test_…' for test mode).",
       ),
     };
   }
@@ -51,7 +51,7 @@ function readKey(header: string | undefined): { key: string } | { refusal: AppEr
   }
   if (!isKeyFormat(key)) {
     return malformed(
-      "The API key is not in the format of Boxoffice keys, 'bxo_live_' and 40 letters and digits; check that the whole key was copied.",
+      "The API key is not in the format of Boxoffice keys, 'bxo_live_' (or 'bxo_test_') and 40 letters and digits; check that the whole key was copied.",
     );
   }
   return { key };
@@ -139,6 +139,7 @@ export function apiAccess(
     res.locals.auth = {
       apiKeyId: key.apiKeyId,
       organisationId: key.organisationId,
+      livemode: key.livemode,
       scopes: key.scopes,
     };
     next();

@@ -543,7 +543,7 @@ export async function buildOpenApiDocument(version: string): Promise<Json> {
               type: 'http',
               scheme: 'bearer',
               bearerFormat: 'bxo_live_…',
-              description: `An API key with the \`${scope}\` scope: \`Authorization: Bearer bxo_live_…\`. Keys are made in the dashboard (Settings → API keys) for an organisation on the Pro plan; one key may hold several scopes.`,
+              description: `An API key with the \`${scope}\` scope: \`Authorization: Bearer bxo_live_…\` (live data), or \`bxo_test_…\` (the organisation's test data). Keys are made in the dashboard (Settings → API keys) for an organisation on the Pro plan; one key may hold several scopes.`,
             },
           ]),
         ),

@@ -74,10 +74,13 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
   },
   malformed_request: { status: 400, when: 'The request is not valid HTTP/1.1.' },
   invalid_path: { status: 400, when: 'The request path is not valid URL encoding.' },
-  missing_api_key: { status: 401, when: 'No `Authorization` header: send `Bearer bxo_live_…`.' },
+  missing_api_key: {
+    status: 401,
+    when: 'No `Authorization` header: send `Bearer bxo_live_…` (or `bxo_test_…`).',
+  },
   malformed_authorization: {
     status: 401,
-    when: 'An `Authorization` header that is not `Bearer` and one key, or a key not in the `bxo_live_…` format.',
+    when: 'An `Authorization` header that is not `Bearer` and one key, or a key not in the `bxo_live_…` (or `bxo_test_…`) format.',
   },
   invalid_api_key: { status: 401, when: 'A key in the right format that does not exist.' },
   revoked_api_key: {

@@ -112,6 +112,7 @@ const event: Event = {
   status: 'published',
   published_at: EVENT_PUBLISHED_AT,
   cancelled_at: null,
+  livemode: true,
   created_at: EVENT_CREATED_AT,
   updated_at: EVENT_PUBLISHED_AT,
 };
@@ -131,6 +132,7 @@ const generalTier: Tier = {
   sales_end_at: null,
   sort_order: 0,
   status: 'on_sale',
+  livemode: true,
   created_at: '2026-02-20T09:20:03.118Z',
   // Each sale stamps the tier: this is the morning's last one.
   updated_at: '2026-07-18T11:47:20.093Z',
@@ -152,6 +154,7 @@ const deckTier: Tier = {
   sales_end_at: '2026-07-17T22:00:00.000Z',
   sort_order: 1,
   status: 'on_sale',
+  livemode: true,
   created_at: '2026-02-20T09:21:40.904Z',
   updated_at: '2026-06-22T14:05:51.377Z',
 };
@@ -173,6 +176,7 @@ const order: Order = {
   placed_at: ORDER_PLACED_AT,
   paid_at: ORDER_PLACED_AT,
   cancelled_at: null,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ORDER_PLACED_AT,
 };
@@ -189,6 +193,7 @@ const priyaTicket: Ticket = {
   currency: 'GBP',
   checked_in_at: ADMITTED_AT,
   voided_at: null,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ADMITTED_AT,
 };
@@ -205,6 +210,7 @@ const tomTicket: Ticket = {
   currency: 'GBP',
   checked_in_at: null,
   voided_at: null,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ORDER_PLACED_AT,
 };
@@ -220,6 +226,7 @@ const priya: Attendee = {
   company: null,
   answers: [{ question: 'Any access requirements?', answer: 'None' }],
   checked_in: true,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ADMITTED_AT,
 };
@@ -235,6 +242,7 @@ const tom: Attendee = {
   company: 'Brunel Print Works',
   answers: [{ question: 'Any access requirements?', answer: 'Step-free access, please' }],
   checked_in: false,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ORDER_PLACED_AT,
 };
@@ -250,6 +258,7 @@ const checkin: Checkin = {
   device_id: 'scanner-03',
   scanned_at: ADMITTED_AT,
   api_key_id: DOOR_KEY_ID,
+  livemode: true,
   created_at: ADMITTED_AT,
   updated_at: ADMITTED_AT,
 };
@@ -269,6 +278,7 @@ const payout: Payout = {
   arrival_date: '2026-07-06',
   paid_at: '2026-07-06T08:31:12.450Z',
   failure_reason: null,
+  livemode: true,
   created_at: '2026-07-01T02:00:05.118Z',
   updated_at: '2026-07-06T08:31:12.450Z',
 };
@@ -281,6 +291,7 @@ const crmEndpoint: WebhookEndpoint = {
   events: [...CRM_EVENTS, 'checkin.created'],
   status: 'enabled',
   disabled_reason: null,
+  livemode: true,
   created_at: '2026-04-08T11:26:37.044Z',
   updated_at: '2026-07-10T16:10:03.912Z',
 };
@@ -293,6 +304,7 @@ const doorEndpoint: WebhookEndpoint = {
   events: ['checkin.created'],
   status: 'enabled',
   disabled_reason: null,
+  livemode: true,
   created_at: '2026-07-16T15:48:12.581Z',
   updated_at: '2026-07-16T15:48:12.581Z',
 };
@@ -559,12 +571,12 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
   missing_api_key: error(
     401,
     'missing_api_key',
-    "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…'.",
+    "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…' (or 'bxo_test_…' for test mode).",
   ),
   malformed_authorization: error(
     401,
     'malformed_authorization',
-    "The Authorization header uses the Basic scheme; send the API key as 'Authorization: Bearer bxo_live_…'.",
+    "The Authorization header uses the Basic scheme; send the API key as 'Authorization: Bearer bxo_live_…' (or bxo_test_…).",
   ),
   invalid_api_key: error(
     401,

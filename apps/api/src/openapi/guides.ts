@@ -204,6 +204,8 @@ Set the \`BOXOFFICE_API_KEY\` environment variable to an API key with the \`read
 
 - **On a server started with \`pnpm start\`** in the Boxoffice repository, use the demo API key it
   prints: the demo organisation is on the Pro plan, with published events, tickets and check-ins.
+  It prints a test key (\`bxo_test_…\`) too, for the organisation's test data, which the samples
+  can change without touching the live data (see Test mode).
 - **Otherwise**, make a key in the dashboard (Settings → API keys). API access needs the Pro plan:
   with a key of an organisation on the Free plan, where new ones start, every call answers
   **402 \`plan_required\`** (the SDK throws a \`PlanRequiredError\`) until the organisation is

@@ -90,6 +90,8 @@ export interface Event {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `EventListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -200,6 +202,8 @@ export interface Tier {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `TierListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -313,6 +317,8 @@ export interface Order {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `OrderListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -360,6 +366,8 @@ export interface Ticket {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `TicketListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -412,6 +420,8 @@ export interface Attendee {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `AttendeeListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -460,6 +470,8 @@ export interface Checkin {
   created_at: string;
   /** Equal to `created_at`: check-ins never change. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `CheckinListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -534,6 +546,8 @@ export interface Payout {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `PayoutListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -567,6 +581,8 @@ export interface WebhookEndpoint {
   created_at: string;
   /** When the endpoint was last changed. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `WebhookEndpointWithSecretSchema` of @boxoffice/contract, as the API returns it. */
