@@ -60,6 +60,9 @@ function readKey(header: string | undefined): { key: string } | { refusal: AppEr
 const PLAN_REQUIRED_MESSAGE =
   'API access requires the Pro plan. Upgrade in the dashboard under Settings → Plan.';
 
+const TEST_MODE_ONLY_MESSAGE =
+  'This endpoint works in test mode only: call it with a test key (bxo_test_…); a live key (bxo_live_…) never changes data through it.';
+
 /** A refusal after authentication still reports the key's rate-limit window, without counting. */
 async function refuse(
   rateLimits: RateLimits,
@@ -73,7 +76,7 @@ async function refuse(
 
 /**
  * The access checks of every public route, in the documented order: 401 (key) → 402 (plan) →
- * 403 (scope) → 429 (rate limit). Request validation and the handler come after. Every 401 counts
+ * 403 (scope; then a live key on a test-mode-only route) → 429 (rate limit). Request validation and the handler come after. Every 401 counts
  * against the client's address; past its limit, a request without a valid key gets a 429 instead.
  * A valid key is never refused there (doors behind one address must not stop because one device
  * sends a wrong key): a missing or malformed key is refused without a lookup, a well-formed one
@@ -116,15 +119,23 @@ export function apiAccess(
       );
     }
 
-    const scope = (req as { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute?.metadata
-      ?.scope;
-    if (!scope) throw new Error(`route ${req.method} ${req.path} declares no scope`);
+    const metadata = (req as { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute?.metadata;
+    if (!metadata) throw new Error(`route ${req.method} ${req.path} declares no scope`);
+    const { scope } = metadata;
     if (!key.scopes.includes(scope)) {
       await refuse(
         rateLimits,
         key.apiKeyId,
         kind,
         new AppError(403, 'missing_scope', `This API key lacks the '${scope}' scope`),
+      );
+    }
+    if (metadata.testModeOnly && key.livemode) {
+      await refuse(
+        rateLimits,
+        key.apiKeyId,
+        kind,
+        new AppError(403, 'test_mode_only', TEST_MODE_ONLY_MESSAGE),
       );
     }
 
