@@ -505,6 +505,25 @@ describe('test helpers', () => {
     await expect(client.events.get(event.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it('sell from the sample data as the SDK README does: an upcoming event, a tier on sale', async () => {
+    const tenant = await createTestKey((await createTenant()).organisationId);
+    const client = clientFor(tenant);
+    const now = new Date().toISOString();
+    const [event] = (await client.events.list({ status: 'published', starts_after: now })).data;
+    const [tier] = (await client.tiers.list({ event_id: event!.id, status: 'on_sale' })).data;
+    const order = await client.testHelpers.orders.create({
+      event_id: event!.id,
+      tier_id: tier!.id,
+      quantity: 2,
+      buyer_name: 'Ada Lovelace',
+    });
+    const checkin = await client.checkins.create({
+      code: order.tickets[0]!.code,
+      event_id: event!.id,
+    });
+    expect([checkin.direction, checkin.livemode]).toEqual(['entry', false]);
+  });
+
   it('with a live key, throw a PermissionDeniedError whose code is test_mode_only', async () => {
     const tenant = await createTenant();
     const { event, tier } = await buildEvent(tenant.organisationId, { tickets: 1 });
