@@ -76,7 +76,7 @@ class Refusal extends Error {
 // Authentication: the API's query, checks and order (401 → 402 → 403).
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-const KEY_PATTERN = /^bxo_live_[0-9A-Za-z]{32,128}$/;
+const KEY_PATTERN = /^bxo_(?:live|test)_[0-9A-Za-z]{32,128}$/;
 
 interface KeyRow {
   id: string;
@@ -84,6 +84,7 @@ interface KeyRow {
   key_hash: string;
   scopes: string[];
   plan: string;
+  livemode: boolean;
   revoked: boolean;
   stale: boolean;
 }
@@ -91,6 +92,7 @@ interface KeyRow {
 interface Auth {
   apiKeyId: string;
   organisationId: string;
+  livemode: boolean;
 }
 
 const invalidKey = () =>
@@ -104,10 +106,11 @@ async function authenticate(req: IncomingMessage, scope: string): Promise<Auth> 
   const keyHash = hash('sha256', raw, 'hex');
   const { rows } = await pool.query<KeyRow>(
     prepared(
-      `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan,
-            k.revoked_at is not null as revoked,
+      `select k.id, k.organisation_id, k.key_hash, k.scopes, coalesce(live.plan, o.plan) as plan,
+            o.live_organisation_id is null as livemode, k.revoked_at is not null as revoked,
             (k.last_used_at is null or k.last_used_at < now() - interval '60 seconds') as stale
        from api_keys k join organisations o on o.id = k.organisation_id
+       left join organisations live on live.id = o.live_organisation_id
       where k.key_hash = $1`,
       [keyHash],
     ),
@@ -139,7 +142,7 @@ async function authenticate(req: IncomingMessage, scope: string): Promise<Auth> 
   if (!row.scopes.includes(scope)) {
     throw new Refusal(403, 'missing_scope', `This API key lacks the '${scope}' scope`);
   }
-  return { apiKeyId: row.id, organisationId: row.organisation_id };
+  return { apiKeyId: row.id, organisationId: row.organisation_id, livemode: row.livemode };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,7 +169,7 @@ interface EventRow {
   updated_at: Date;
 }
 
-const toEvent = (row: EventRow) => ({
+const toEvent = (row: EventRow, livemode: boolean) => ({
   id: row.id,
   name: row.name,
   description: row.description,
@@ -180,6 +183,7 @@ const toEvent = (row: EventRow) => ({
   status: row.status,
   published_at: isoOrNull(row.published_at),
   cancelled_at: isoOrNull(row.cancelled_at),
+  livemode,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });
@@ -252,7 +256,7 @@ async function listEvents(req: IncomingMessage, res: ServerResponse, search: str
   // A row past the page means another page: its cursor continues after this page's last row.
   const last = found.rows.length > limit ? rows.at(-1) : undefined;
   send(res, 200, {
-    data: rows.map(toEvent),
+    data: rows.map((row) => toEvent(row, auth.livemode)),
     total,
     page,
     limit,
@@ -423,6 +427,7 @@ async function createCheckin(req: IncomingMessage, res: ServerResponse) {
       device_id: input.device_id,
       scanned_at: input.scanned_at ? iso(new Date(input.scanned_at)) : iso(now),
       api_key_id: auth.apiKeyId,
+      livemode: auth.livemode,
       created_at: iso(now),
       updated_at: iso(now),
     };
@@ -482,6 +487,7 @@ async function createCheckin(req: IncomingMessage, res: ServerResponse) {
           currency: ticket.currency,
           checked_in_at: entry ? iso(now) : null,
           voided_at: isoOrNull(ticket.voided_at),
+          livemode: auth.livemode,
           created_at: iso(ticket.created_at),
           updated_at: iso(now),
         },
@@ -502,6 +508,7 @@ async function createCheckin(req: IncomingMessage, res: ServerResponse) {
           company: attendee.company,
           answers: attendee.answers,
           checked_in: attendee.checked_in,
+          livemode: auth.livemode,
           created_at: iso(attendee.created_at),
           updated_at: iso(attendee.updated_at),
         },

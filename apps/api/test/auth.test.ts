@@ -17,7 +17,7 @@ import {
 } from './setup';
 
 const MISSING_KEY =
-  "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…'.";
+  "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…' (or 'bxo_test_…' for test mode).";
 const PLAN_REQUIRED =
   'API access requires the Pro plan. Upgrade in the dashboard under Settings → Plan.';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -46,7 +46,7 @@ const expectMissingKey = (result: CallResult) =>
   expectUnauthorized(result, 'missing_api_key', MISSING_KEY);
 
 /** The hint of a key, as the dashboard shows it: its prefix and last four characters. */
-const hintOf = (key: string) => `bxo_live_…${key.slice(-4)}`;
+const hintOf = (key: string) => `${key.slice(0, 'bxo_live_'.length)}…${key.slice(-4)}`;
 
 function expectUnknownKey(result: CallResult, key: string) {
   expectUnauthorized(
@@ -92,7 +92,7 @@ describe('401: the key', () => {
     );
   });
 
-  const USE_BEARER = "send the API key as 'Authorization: Bearer bxo_live_…'.";
+  const USE_BEARER = "send the API key as 'Authorization: Bearer bxo_live_…' (or bxo_test_…).";
   it.each([
     [
       'Basic',
@@ -136,7 +136,7 @@ describe('401: the key', () => {
 
   it.each([
     ['too short', `bxo_live_${randomBase62(31)}`],
-    ['another prefix', `bxo_test_${randomBase62(40)}`],
+    ['another prefix', `bxo_prod_${randomBase62(40)}`],
     ['no prefix', randomBase62(40)],
     ['characters outside base62', `bxo_live_${randomBase62(36)}-_!$`],
     ['not a key at all', 'hello'],
@@ -144,13 +144,16 @@ describe('401: the key', () => {
     expectUnauthorized(
       await call(server, 'GET', '/api/v1/events', { key }),
       'malformed_authorization',
-      "The API key is not in the format of Boxoffice keys, 'bxo_live_' and 40 letters and digits; check that the whole key was copied.",
+      "The API key is not in the format of Boxoffice keys, 'bxo_live_' (or 'bxo_test_') and 40 letters and digits; check that the whole key was copied.",
     );
   });
 
   it('refuses a well-formed key that does not exist: invalid_api_key', async () => {
-    const key = `bxo_live_${randomBase62(40)}`;
-    expectUnknownKey(await call(server, 'GET', '/api/v1/events', { key }), key);
+    for (const prefix of ['bxo_live_', 'bxo_test_']) {
+      const key = `${prefix}${randomBase62(40)}`;
+      // The hint shows the key's own prefix.
+      expectUnknownKey(await call(server, 'GET', '/api/v1/events', { key }), key);
+    }
   });
 
   it('refuses a key whose last character was changed: invalid_api_key', async () => {
@@ -263,7 +266,7 @@ describe('403: scopes on every endpoint', () => {
     const em = orm.em.fork();
     const now = new Date();
     const payout = await recordPayout(
-      { em, organisationId: owner.organisationId },
+      { em, organisationId: owner.organisationId, livemode: true },
       {
         eventId: fixture.event.id,
         grossAmount: 10_000,

@@ -169,7 +169,7 @@ beforeAll(async () => {
 
   const orm = await getTestOrm();
   const order = await placeOrder(
-    { em: orm.em.fork(), organisationId: org },
+    { em: orm.em.fork(), organisationId: org, livemode: true },
     {
       eventId: gala.event.id,
       buyerName: COMMA_BUYER,
@@ -445,7 +445,7 @@ describe('examples/door-display', () => {
     const port = await freePort();
     const orm = await getTestOrm();
     const { secret } = await createEndpoint(
-      { em: orm.em.fork(), organisationId },
+      { em: orm.em.fork(), organisationId, livemode: true },
       { url: `http://127.0.0.1:${port}/webhooks`, events: ['checkin.created'] },
       { allowHttp: true, allowPrivate: true },
     );

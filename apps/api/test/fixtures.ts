@@ -9,6 +9,7 @@ import type { Ticket } from '../src/modules/tickets/ticket.entity';
 import { listTickets } from '../src/modules/tickets/ticket.service';
 import type { Tier } from '../src/modules/tiers/tier.entity';
 import { createTier } from '../src/modules/tiers/tier.service';
+import { environmentOf } from '../src/modules/organisations/organisation.service';
 import { instantBetweenWrites, tick } from './assertions';
 import { getTestOrm } from './setup';
 
@@ -22,9 +23,11 @@ export interface EventFixture {
 
 let sequence = 0;
 
-/** A fresh unit of work for the organisation, as a service call of its own gets. */
-export async function tenantContext(organisationId: string): Promise<TenantContext> {
-  return { em: (await getTestOrm()).em.fork(), organisationId };
+/** The services' context for an organisation, live or a test environment, on a fresh fork. */
+export async function contextOf(organisationId: string): Promise<TenantContext> {
+  const em = (await getTestOrm()).em.fork();
+  const { livemode } = await environmentOf(em.fork(), organisationId);
+  return { em, organisationId, livemode };
 }
 
 /** A valid `POST /events` body: an evening in London on 1 May 2027, priced in GBP. */
@@ -44,8 +47,7 @@ export async function buildEvent(
   organisationId: string,
   options: { tickets?: number; currency?: string; buyerEmail?: string; name?: string } = {},
 ): Promise<EventFixture> {
-  const orm = await getTestOrm();
-  const ctx = { em: orm.em.fork(), organisationId };
+  const ctx = await contextOf(organisationId);
   sequence += 1;
   const event = await createEvent(ctx, {
     name: options.name ?? `Fixture event ${sequence}`,
@@ -77,8 +79,7 @@ export async function addOrder(
   tier: Pick<Tier, 'id' | 'eventId'>,
   options: { tickets?: number; buyerEmail?: string; status?: 'pending' | 'completed' } = {},
 ): Promise<{ order: Order; tickets: Ticket[] }> {
-  const orm = await getTestOrm();
-  const ctx = { em: orm.em.fork(), organisationId };
+  const ctx = await contextOf(organisationId);
   sequence += 1;
   const count = options.tickets ?? 3;
   const order = await placeOrder(ctx, {
@@ -100,7 +101,7 @@ export async function addOrder(
     placedAt: new Date(),
   });
   const page = await listTickets(
-    { em: orm.em.fork(), organisationId },
+    { ...ctx, em: ctx.em.fork() },
     { order_id: order.id, page: 1, limit: 100, count: false },
   );
   return { order, tickets: page.data };
@@ -126,8 +127,7 @@ export async function staggeredOrders(
 
 /** Cancels (or refunds) an order, voiding its tickets. */
 export async function cancelFixtureOrder(organisationId: string, orderId: string, refund = false) {
-  const orm = await getTestOrm();
-  return cancelOrder({ em: orm.em.fork(), organisationId }, orderId, { refund, at: new Date() });
+  return cancelOrder(await contextOf(organisationId), orderId, { refund, at: new Date() });
 }
 
 /** A change record as stored: its position (as text), type, object id and the object. */
@@ -158,9 +158,7 @@ export async function buildPayout(
   organisationId: string,
   options: Partial<PayoutInput> = {},
 ): Promise<Payout> {
-  const orm = await getTestOrm();
-  const ctx = { em: orm.em.fork(), organisationId };
-  return recordPayout(ctx, {
+  return recordPayout(await contextOf(organisationId), {
     eventId: null,
     grossAmount: 100_000,
     feesAmount: 4_500,

@@ -1478,7 +1478,7 @@ describe('hostile input', () => {
   it('writes exactly the rows its successful answers describe, for valid-looking mutations', async () => {
     const { tenant: owner, fixtures } = await tenantWithData(2, 8);
     const draft = await createEvent(
-      { em: (await getTestOrm()).em.fork(), organisationId: owner.organisationId },
+      { em: (await getTestOrm()).em.fork(), organisationId: owner.organisationId, livemode: true },
       {
         name: 'Draft night',
         timezone: 'Europe/Berlin',

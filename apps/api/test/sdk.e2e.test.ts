@@ -26,6 +26,7 @@ import { addOrder, buildEvent, buildPayout, cancelFixtureOrder } from './fixture
 import {
   closedPort,
   createTenant,
+  createTestKey,
   getTestOrm,
   startTestServer,
   useTestServer,
@@ -463,6 +464,81 @@ describe('check-ins', () => {
     expect(recorder.sent).toHaveLength(8);
     expect(new Set(recorder.sent.map((s) => s.idempotencyKey)).size).toBe(8);
     expect(await checkinRows(ticket.id)).toBe(1);
+  });
+});
+
+describe('test helpers', () => {
+  it('sell a test order whose tickets check in by code, refund it, move payouts on, and reset', async () => {
+    const live = await createTenant();
+    const tenant = await createTestKey(live.organisationId);
+    const { event, tier } = await buildEvent(tenant.organisationId, { tickets: 1 });
+    const client = clientFor(tenant);
+
+    const order = await client.testHelpers.orders.create({
+      event_id: event.id,
+      tier_id: tier.id,
+      quantity: 2,
+    });
+    expect(order).toMatchObject({ status: 'completed', ticket_count: 2, livemode: false });
+    expect(order.attendees.map((attendee) => attendee.id)).toEqual(
+      order.tickets.map((ticket) => ticket.attendee_id),
+    );
+    const checkin = await client.checkins.create({ code: order.tickets[0]!.code });
+    expect(checkin).toMatchObject({ ticket_id: order.tickets[0]!.id, livemode: false });
+    expect((await client.tiers.get(tier.id)).quantity_sold).toBe(3);
+
+    const refunded = await client.testHelpers.orders.refund(order.id);
+    expect(refunded).toMatchObject({ id: order.id, status: 'refunded', livemode: false });
+    const again = await client.testHelpers.orders.refund(order.id).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(ConflictError);
+    expect((again as ConflictError).code).toBe('order_refunded');
+
+    const payout = await buildPayout(tenant.organisationId);
+    expect((await client.testHelpers.payouts.advance(payout.id)).status).toBe('in_transit');
+    expect(await client.testHelpers.payouts.advance(payout.id, { fail: true })).toMatchObject({
+      status: 'failed',
+      failure_reason: 'The bank returned the payout.',
+    });
+
+    const counts = await client.testHelpers.reset();
+    expect(counts.events).toBe(3);
+    await expect(client.events.get(event.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('sell from the sample data as the SDK README does: an upcoming event, a tier on sale', async () => {
+    const tenant = await createTestKey((await createTenant()).organisationId);
+    const client = clientFor(tenant);
+    const now = new Date().toISOString();
+    const [event] = (await client.events.list({ status: 'published', starts_after: now })).data;
+    const [tier] = (await client.tiers.list({ event_id: event!.id, status: 'on_sale' })).data;
+    const order = await client.testHelpers.orders.create({
+      event_id: event!.id,
+      tier_id: tier!.id,
+      quantity: 2,
+      buyer_name: 'Ada Lovelace',
+    });
+    const checkin = await client.checkins.create({
+      code: order.tickets[0]!.code,
+      event_id: event!.id,
+    });
+    expect([checkin.direction, checkin.livemode]).toEqual(['entry', false]);
+  });
+
+  it('with a live key, throw a PermissionDeniedError whose code is test_mode_only', async () => {
+    const tenant = await createTenant();
+    const { event, tier } = await buildEvent(tenant.organisationId, { tickets: 1 });
+    const client = clientFor(tenant);
+    const refused = await client.testHelpers.orders
+      .create({ event_id: event.id, tier_id: tier.id, quantity: 1 })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PermissionDeniedError);
+    const code: 'missing_scope' | 'test_mode_only' | (string & {}) | undefined = (
+      refused as PermissionDeniedError
+    ).code;
+    expect(code).toBe('test_mode_only');
+    expect((refused as PermissionDeniedError).error).toMatch(/bxo_test_/);
+    await expect(client.testHelpers.reset()).rejects.toMatchObject({ code: 'test_mode_only' });
+    expect((await client.tiers.get(tier.id)).quantity_sold).toBe(1);
   });
 });
 

@@ -16,6 +16,7 @@ import { checkedResponses } from './response-recorder';
 import { generateKey } from '../src/modules/api-keys/api-key.service';
 import type { Plan } from '../src/modules/organisations/organisation.entity';
 import { createOrganisation } from '../src/modules/organisations/organisation.service';
+import { testOrganisationOf } from '../src/modules/organisations/test-environment.service';
 import { WebhookEngine, type WebhookEngineOptions } from '../src/modules/webhooks/webhook-engine';
 
 let orm: Promise<Orm> | undefined;
@@ -183,6 +184,18 @@ export async function createTenant(
   });
   const { apiKey, key } = await generateKey(em, { organisationId: org.id, scopes, name: 'test' });
   return { organisationId: org.id, key, apiKeyId: apiKey.id };
+}
+
+/**
+ * A test key (`bxo_test_…`) of a live organisation: its test environment's, made (with its sample
+ * data) if it has none yet. `organisationId` is the test environment's.
+ */
+export async function createTestKey(
+  liveOrganisationId: string,
+  scopes: Scope[] = ['read', 'write', 'checkins:write'],
+): Promise<TestTenant> {
+  const em = (await getTestOrm()).em.fork();
+  return createKey(await testOrganisationOf(em, liveOrganisationId), scopes);
 }
 
 /** Another key for an existing organisation. */

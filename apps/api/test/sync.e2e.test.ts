@@ -173,7 +173,7 @@ describe('a write transaction', () => {
       await expect(
         transaction(em, (tx) =>
           createEvent(
-            { em: tx, organisationId: tenant.organisationId },
+            { em: tx, organisationId: tenant.organisationId, livemode: true },
             {
               name: 'Too slow',
               timezone: 'UTC',

@@ -12,6 +12,7 @@ import {
   TimestampSchema,
 } from './common';
 import { byEvent } from './list-filters';
+import { mode } from './resource-schema';
 import { resourceRouter } from './resource-router';
 
 export const CHECKIN_DIRECTIONS = ['entry', 'exit'] as const;
@@ -40,6 +41,7 @@ export const CheckinSchema = z.object({
   scanned_at: TimestampSchema,
   /** The API key that recorded it, or `null`. Set by the server. */
   api_key_id: z.string().nullable(),
+  ...mode,
   /** When the server received it (ISO-8601, UTC); `since` filters on it. */
   created_at: TimestampSchema,
   /** Equal to `created_at`: check-ins never change. */

@@ -35,10 +35,17 @@ export const rateLimitClassOf = (method: string): RateLimitClass =>
   method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 export interface RouteMetadata {
   scope: Scope;
+  /** Only test keys (`bxo_test_…`) may call it: a live key gets a 403 `test_mode_only`. */
+  testModeOnly?: true;
 }
 export const readRoute = { scope: 'read' } as const satisfies RouteMetadata;
 export const writeRoute = { scope: 'write' } as const satisfies RouteMetadata;
 export const checkinWriteRoute = { scope: 'checkins:write' } as const satisfies RouteMetadata;
+/** A test helper: a write of test data, for test keys only. */
+export const testHelperRoute = {
+  scope: 'write',
+  testModeOnly: true,
+} as const satisfies RouteMetadata;
 
 /** Responses every authenticated route may give, whatever it does. */
 export const commonResponses = {

@@ -11,6 +11,8 @@ import {
   PaginationQuerySchema,
   TierCreateSchema,
   TierUpdateSchema,
+  TestOrderCreateSchema,
+  TestPayoutAdvanceSchema,
   type RouteMetadata,
 } from './index';
 
@@ -24,13 +26,14 @@ const firstMessage = (result: { success: boolean; error?: { issues: { message: s
 describe('the router', () => {
   const all = routes(contract);
 
-  it('has the 24 endpoints of the reference, each with a scope', () => {
-    expect(all).toHaveLength(24);
+  it('has the 28 endpoints of the reference, each with a scope', () => {
+    expect(all).toHaveLength(28);
     const signatures = all.map((route) => `${route.method} ${route.path}`).sort();
     expect(signatures).toContain('POST /checkins');
     expect(signatures).toContain('PATCH /tiers/:id');
     expect(signatures).toContain('DELETE /webhook_endpoints/:id');
-    expect(new Set(signatures).size).toBe(24);
+    expect(signatures).toContain('POST /test_helpers/orders/:id/refund');
+    expect(new Set(signatures).size).toBe(28);
     for (const route of all) {
       const scope = (route.metadata as RouteMetadata).scope;
       // Webhook endpoints receive every change: even reading them needs the write scope.
@@ -42,6 +45,10 @@ describe('the router', () => {
             ? 'checkins:write'
             : 'write';
       expect(scope, `${route.method} ${route.path}`).toBe(expected);
+      // Test helpers, and they alone, are for test keys.
+      expect((route.metadata as RouteMetadata).testModeOnly, route.path).toBe(
+        route.path.startsWith('/test_helpers/') ? true : undefined,
+      );
     }
   });
 
@@ -215,5 +222,30 @@ describe('bodies', () => {
     );
     expect(CheckinCreateSchema.safeParse({ code: 'a', ticket_id: 'tkt_x' }).success).toBe(false);
     expect(CheckinCreateSchema.safeParse({ code: 'a', direction: 'sideways' }).success).toBe(false);
+  });
+
+  it('takes a test order of whole tickets, leaving their number to the server, and trims the buyer', () => {
+    const order = { event_id: 'evt_x', tier_id: 'tier_x', quantity: 2 };
+    expect(TestOrderCreateSchema.safeParse(order).success).toBe(true);
+    // 0 or 500 is the server's to refuse (400 `invalid_quantity`, naming the range); 1.5 is no count.
+    expect(TestOrderCreateSchema.safeParse({ ...order, quantity: 0 }).success).toBe(true);
+    expect(TestOrderCreateSchema.safeParse({ ...order, quantity: 1.5 }).success).toBe(false);
+    expect(TestOrderCreateSchema.safeParse({ ...order, quantity: '2' }).success).toBe(false);
+    expect(TestOrderCreateSchema.safeParse({ ...order, buyer: 'Ann' }).error?.issues[0]?.code).toBe(
+      'unrecognized_keys',
+    );
+    expect(TestOrderCreateSchema.safeParse({ ...order, buyer_email: 'nobody' }).success).toBe(
+      false,
+    );
+    expect(TestOrderCreateSchema.parse({ ...order, buyer_name: '  Ann Lee ' }).buyer_name).toBe(
+      'Ann Lee',
+    );
+  });
+
+  it('advances a test payout with an optional fail flag and nothing else', () => {
+    expect(TestPayoutAdvanceSchema.safeParse({}).success).toBe(true);
+    expect(TestPayoutAdvanceSchema.safeParse({ fail: true }).success).toBe(true);
+    expect(TestPayoutAdvanceSchema.safeParse({ fail: 'yes' }).success).toBe(false);
+    expect(TestPayoutAdvanceSchema.safeParse({ reason: 'x' }).success).toBe(false);
   });
 });

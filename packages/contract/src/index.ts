@@ -4,6 +4,7 @@ import { checkinsContract } from './checkins';
 import { eventsContract } from './events';
 import { ordersContract } from './orders';
 import { payoutsContract } from './payouts';
+import { testHelpersContract } from './test-helpers';
 import { ticketsContract } from './tickets';
 import { tiersContract } from './tiers';
 import { webhookEndpointsContract } from './webhook-endpoints';
@@ -17,6 +18,7 @@ export * from './attendees';
 export * from './checkins';
 export * from './payouts';
 export * from './webhook-endpoints';
+export * from './test-helpers';
 
 const c = initContract();
 
@@ -30,6 +32,7 @@ export const contract = c.router({
   checkins: checkinsContract,
   payouts: payoutsContract,
   webhookEndpoints: webhookEndpointsContract,
+  testHelpers: testHelpersContract,
 });
 export type Contract = typeof contract;
 

@@ -14,6 +14,16 @@ export type Stamps = {
 };
 const stamps: Stamps = { created_at: TimestampSchema, updated_at: TimestampSchema };
 
-/** A resource as the API renders it: its own `fields` (`id` first), then the `Stamps`. */
+/** Whether an object is live data or test data: every object the API renders says. Internal. */
+export type Mode = {
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: z.ZodBoolean;
+};
+export const mode: Mode = { livemode: z.boolean() };
+
+/**
+ * A resource as the API renders it: its own `fields` (`id` first), then its `Mode`, then the
+ * `Stamps`.
+ */
 export const resourceSchema = <Fields extends z.ZodRawShape>(fields: Fields) =>
-  z.object<Fields & Stamps>({ ...fields, ...stamps });
+  z.object<Fields & Mode & Stamps>({ ...fields, ...mode, ...stamps });

@@ -12,6 +12,7 @@ import {
   TimestampSchema,
   writeRoute,
 } from './common';
+import { mode } from './resource-schema';
 
 const c = initContract();
 
@@ -67,6 +68,7 @@ export const WebhookEndpointSchema = z.object({
     .string()
     .nullable()
     .describe('Why the endpoint is disabled: by request, or after failing for about three days'),
+  ...mode,
   /** When the endpoint was registered. */
   created_at: TimestampSchema,
   /** When the endpoint was last changed. */
@@ -135,6 +137,8 @@ export const WebhookEventSchema = z.object({
   type: z.string(),
   /** When the change was committed (ISO-8601, UTC). */
   created_at: TimestampSchema,
+  /** `true` for a change of live data, `false` for one of test data (as `data.object.livemode`). */
+  livemode: z.boolean(),
   /** What changed. */
   data: z.object({
     /** The object as the API renders it after the change. */

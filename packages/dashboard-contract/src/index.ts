@@ -45,7 +45,7 @@ export type Session = z.infer<typeof SessionSchema>;
 export const ApiKeySchema = z.object({
   id: z.string(),
   name: z.string(),
-  /** `bxo_live_…a1B2`: the prefix and the last four characters. */
+  /** `bxo_live_…a1B2` (or `bxo_test_…a1B2`): the prefix and the last four characters. */
   hint: z.string(),
   scopes: z.array(ScopeSchema),
   status: z.enum(['active', 'revoked']),

@@ -72,6 +72,10 @@ const TYPES = [
   ['WebhookEndpointListParams', 'WebhookEndpointListQuerySchema', 'input'],
   ['WebhookEndpointCreateParams', 'WebhookEndpointCreateSchema', 'input'],
   ['WebhookEndpointUpdateParams', 'WebhookEndpointUpdateSchema', 'input'],
+  ['TestOrder', 'TestOrderSchema', 'output', 'Order'],
+  ['TestOrderCreateParams', 'TestOrderCreateSchema', 'input'],
+  ['TestPayoutAdvanceParams', 'TestPayoutAdvanceSchema', 'input'],
+  ['TestDataReset', 'TestDataResetSchema', 'output'],
 ];
 
 /** Fields the contract gives no description: every field must have one, for the editors. */
@@ -96,6 +100,11 @@ function generate() {
     const literals = members.filter((m) => m.isStringLiteral());
     return literals.length > 1 ? enumByValues.get(valuesKey(literals)) : undefined;
   };
+
+  /** The resources the API returns, by their type: a field holding one names it. */
+  const namedOutputs = new Map(
+    TYPES.filter(([, , side]) => side === 'output').map(([name]) => [aliases.get(name), name]),
+  );
 
   const isObjectLiteral = (type) =>
     (type.flags & ts.TypeFlags.Object) !== 0 &&
@@ -153,7 +162,12 @@ function generate() {
       const element = checker.getTypeArguments(type)[0];
       return `Array<${print(element, indent)}>`;
     }
-    if (isObjectLiteral(type)) return `{\n${fields(type, `${indent}  `)}${indent}}`;
+    if (isObjectLiteral(type)) {
+      // A resource inside another (an order's tickets) is named, not written out again.
+      const named = namedOutputs.get(type);
+      if (named && indent !== '') return named;
+      return `{\n${fields(type, `${indent}  `)}${indent}}`;
+    }
     return str(type);
   }
 

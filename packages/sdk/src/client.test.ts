@@ -263,6 +263,49 @@ describe('resources', () => {
     }
   });
 
+  it('sends each test helper to its route, with an idempotency key and its body if any', async () => {
+    const { client, script } = harness({ fallback: byUrl });
+    const order = { event_id: 'evt_1', tier_id: 'tier_1', quantity: 2 };
+    await client.testHelpers.orders.create(order);
+    await client.testHelpers.orders.refund('ord_1');
+    await client.testHelpers.payouts.advance('po_1');
+    await client.testHelpers.payouts.advance('po_1', { fail: true });
+    await client.testHelpers.reset();
+    const byKey = Object.entries(contract.testHelpers).map(
+      ([key, route]) => `${key} ${route.method} ${route.path}`,
+    );
+    expect(byKey).toEqual([
+      'createOrder POST /test_helpers/orders',
+      'refundOrder POST /test_helpers/orders/:id/refund',
+      'advancePayout POST /test_helpers/payouts/:id/advance',
+      'reset POST /test_helpers/reset',
+    ]);
+    expect(paths(script.requests)).toEqual([
+      'POST /test_helpers/orders',
+      'POST /test_helpers/orders/ord_1/refund',
+      'POST /test_helpers/payouts/po_1/advance',
+      'POST /test_helpers/payouts/po_1/advance',
+      'POST /test_helpers/reset',
+    ]);
+    expect(script.requests.map((r) => r.body)).toEqual([
+      order,
+      undefined,
+      undefined,
+      { fail: true },
+      undefined,
+    ]);
+    expect(script.requests.map((r) => r.headers['content-type'])).toEqual([
+      'application/json',
+      undefined,
+      undefined,
+      'application/json',
+      undefined,
+    ]);
+    for (const request of script.requests) {
+      expect(request.headers['idempotency-key']).toMatch(/^sdk_/);
+    }
+  });
+
   it('unwraps one object from its { data } envelope', async () => {
     const tier = { id: 'tier_1', name: 'GA', price: 2500 };
     const { client } = harness({}, item(tier), item(tier, 201), item(tier));

@@ -12,6 +12,7 @@ import { Checkins } from './resources/checkins';
 import { Events } from './resources/events';
 import { Orders } from './resources/orders';
 import { Payouts } from './resources/payouts';
+import { TestHelpers } from './resources/test-helpers';
 import { Tickets } from './resources/tickets';
 import { Tiers } from './resources/tiers';
 import { WebhookEndpoints } from './resources/webhook-endpoints';
@@ -41,7 +42,7 @@ function runtimeName(): string {
 
 /** The options of `new Boxoffice({ … })` and `client.withOptions({ … })`; all are optional. */
 export interface ClientOptions {
-  /** `bxo_live_…`; defaults to `process.env.BOXOFFICE_API_KEY`. */
+  /** `bxo_live_…` (or a test key, `bxo_test_…`); defaults to `process.env.BOXOFFICE_API_KEY`. */
   apiKey?: string | undefined;
   /** Defaults to `process.env.BOXOFFICE_BASE_URL`, else `http://localhost:3000/api/v1`. */
   baseURL?: string | undefined;
@@ -104,6 +105,11 @@ export class Boxoffice {
   readonly payouts: Payouts;
   /** Webhook endpoints: `list`, `get`, `create`, `update`, `delete` (with the `write` scope). */
   readonly webhookEndpoints: WebhookEndpoints;
+  /**
+   * Test helpers, for a test key (`bxo_test_…`) only: `orders.create`, `orders.refund`,
+   * `payouts.advance`, `reset`.
+   */
+  readonly testHelpers: TestHelpers;
   /** Verifies and parses webhook deliveries: `unwrap(rawBody, headers, secret)`. */
   readonly webhooks = new Webhooks();
   /** The API's address, without a trailing slash. */
@@ -191,6 +197,7 @@ export class Boxoffice {
     this.checkins = new Checkins(this.engine, '/checkins');
     this.payouts = new Payouts(this.engine, '/payouts');
     this.webhookEndpoints = new WebhookEndpoints(this.engine, '/webhook_endpoints');
+    this.testHelpers = new TestHelpers(this.engine, '/test_helpers');
   }
 
   /**

@@ -14,6 +14,7 @@ export {
   NotFoundError,
   PermissionDeniedError,
   PlanRequiredError,
+  type PermissionDeniedCode,
   RateLimitError,
   UnexpectedResponseError,
   UnprocessableEntityError,
@@ -43,6 +44,10 @@ export type {
   PayoutStatus,
   Ticket,
   TicketListParams,
+  TestDataReset,
+  TestOrder,
+  TestOrderCreateParams,
+  TestPayoutAdvanceParams,
   TicketStatus,
   Tier,
   TierCreateParams,
@@ -75,3 +80,4 @@ export type { Attendees } from './resources/attendees';
 export type { Checkins } from './resources/checkins';
 export type { Payouts } from './resources/payouts';
 export type { WebhookEndpoints } from './resources/webhook-endpoints';
+export type { TestHelpers, TestOrders, TestPayouts } from './resources/test-helpers';

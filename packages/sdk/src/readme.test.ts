@@ -92,6 +92,12 @@ describe('README', () => {
     );
   }, 60_000);
 
+  it('has a test mode example that type-checks in a new project', () => {
+    const testing = example('## Testing with test mode');
+    expect(testing).toContain('client.testHelpers.orders.create(');
+    expect(typeCheck(testing)).toBe('');
+  }, 60_000);
+
   it("the repository's README has an SDK example that type-checks in a new project", () => {
     expect(typeCheck(example('## SDK', rootReadme))).toBe('');
   }, 60_000);

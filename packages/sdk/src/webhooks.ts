@@ -38,6 +38,8 @@ export type WebhookEvent =
         type: T;
         /** When the change was made (ISO-8601, UTC); for a `webhook.test`, when asked for. */
         created_at: string;
+        /** `true` for a change of live data, `false` for test data (a `bxo_test_` key's). */
+        livemode: boolean;
         /** What changed. */
         data: {
           /** The object after the change, as `get` gives it; for a `webhook.test`, the endpoint. */
@@ -56,6 +58,8 @@ export type WebhookEvent =
       type: 'webhook.test';
       /** When the change was made (ISO-8601, UTC); for a `webhook.test`, when asked for. */
       created_at: string;
+      /** `true` for a live endpoint's test event, `false` for a test endpoint's. */
+      livemode: boolean;
       /** What changed. */
       data: {
         /** The object after the change, as `get` gives it; for a `webhook.test`, the endpoint. */

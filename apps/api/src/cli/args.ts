@@ -24,28 +24,44 @@ export interface Command {
   parse(argv: readonly string[]): (orm: Orm) => Promise<unknown>;
 }
 
-export interface ParsedArgs<F extends string, P extends string> {
+export interface ParsedArgs<F extends string, P extends string, S extends string = never> {
   flags: Partial<Record<F, string>>;
+  /** Whether each switch (a flag without a value, `--test`) was given. */
+  switches: Record<S, boolean>;
   args: Record<P, string>;
   /** The command's usage, for the errors of further checks. */
   usage: string;
 }
 
 /**
- * Parses `--flag value` options (all string-valued) and exactly the named positionals. Anything
- * else (an unknown flag, a flag without its value, a missing or extra argument) is a UsageError.
+ * Parses `--flag value` options, `--switch` options (no value) and exactly the named positionals.
+ * Anything else (an unknown flag, a flag without its value, a switch with one, a missing or extra
+ * argument) is a UsageError.
  */
-export function parseCommandArgs<const F extends string = never, const P extends string = never>(
+export function parseCommandArgs<
+  const F extends string = never,
+  const P extends string = never,
+  const S extends string = never,
+>(
   argv: readonly string[],
-  spec: { usage: string; flags?: readonly F[]; positionals?: readonly P[] },
-): ParsedArgs<F, P> {
+  spec: {
+    usage: string;
+    flags?: readonly F[];
+    positionals?: readonly P[];
+    switches?: readonly S[];
+  },
+): ParsedArgs<F, P, S> {
   const flags = spec.flags ?? [];
   const names = spec.positionals ?? [];
+  const switchNames = spec.switches ?? [];
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: Object.fromEntries(flags.map((flag) => [flag, { type: 'string' as const }])),
+      options: Object.fromEntries<{ type: 'string' | 'boolean' }>([
+        ...flags.map((flag) => [flag, { type: 'string' as const }] as const),
+        ...switchNames.map((name) => [name, { type: 'boolean' as const }] as const),
+      ]),
       allowPositionals: true,
       strict: true,
     });
@@ -71,7 +87,10 @@ export function parseCommandArgs<const F extends string = never, const P extends
     const value = parsed.values[flag];
     if (typeof value === 'string') values[flag] = value;
   }
-  return { flags: values, args, usage: spec.usage };
+  const switches = Object.fromEntries(
+    switchNames.map((name) => [name, parsed.values[name] === true]),
+  ) as Record<S, boolean>;
+  return { flags: values, switches, args, usage: spec.usage };
 }
 
 /**
@@ -81,13 +100,15 @@ export function parseCommandArgs<const F extends string = never, const P extends
 export function defineCommand<
   const F extends string = never,
   const P extends string = never,
+  const S extends string = never,
 >(spec: {
   usage: string;
   summary: string;
   flags?: readonly F[];
   positionals?: readonly P[];
+  switches?: readonly S[];
   migrates?: boolean;
-  prepare(parsed: ParsedArgs<F, P>): (orm: Orm) => Promise<unknown>;
+  prepare(parsed: ParsedArgs<F, P, S>): (orm: Orm) => Promise<unknown>;
 }): Command {
   const words = spec.usage.split(' ');
   const named = words.findIndex((word) => !/^[a-z][a-z-]*$/.test(word));
@@ -101,7 +122,10 @@ export function defineCommand<
 }
 
 /** The flag's value, trimmed; a UsageError when it is missing or blank. */
-export function requireFlag<F extends string>(parsed: ParsedArgs<F, string>, flag: F): string {
+export function requireFlag<F extends string>(
+  parsed: ParsedArgs<F, string, string>,
+  flag: F,
+): string {
   const value = parsed.flags[flag]?.trim();
   if (!value) throw new UsageError(`--${flag} is required`, parsed.usage);
   return value;
@@ -109,7 +133,7 @@ export function requireFlag<F extends string>(parsed: ParsedArgs<F, string>, fla
 
 /** The flag's whole number within [min, max], if given; a UsageError naming the flag if not one. */
 export function integerFlag<F extends string>(
-  parsed: ParsedArgs<F, string>,
+  parsed: ParsedArgs<F, string, string>,
   flag: F,
   range: { min: number; max: number },
 ): number | undefined {

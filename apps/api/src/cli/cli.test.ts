@@ -120,6 +120,70 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     expect(downgraded.plan_changed_at).toEqual(expect.any(String));
   });
 
+  it('makes test keys and test webhook endpoints with --test, for the test environment', async () => {
+    const help = await cli('help');
+    for (const usage of [
+      'key create --org <org_id> --scopes <read,write,checkins:write> [--name <name>] [--test]',
+      'key list --org <org_id> [--test]',
+      'webhook create --org <org_id> --url <url> [--events <type,type>] [--test]',
+      'webhook list --org <org_id> [--test]',
+    ]) {
+      expect(help.stdout).toContain(usage);
+    }
+    const org = await ok<{ id: string }>('org', 'create', '--name', 'Tested', '--plan', 'pro');
+    const live = await ok('key', 'create', '--org', org.id, '--scopes', 'read');
+    const test = await ok('key', 'create', '--org', org.id, '--scopes', 'read', '--test');
+    // The same shape as a live key's, for the test environment.
+    expect(Object.keys(test)).toEqual(Object.keys(live));
+    expect(test.key).toMatch(/^bxo_test_[0-9A-Za-z]{40}$/);
+    expect(test.hint).toBe(`bxo_test_…${test.key.slice(-4)}`);
+    expect(test.organisation_id).not.toBe(org.id);
+    const em = (await getTestOrm()).em.fork();
+    expect(await authenticateKey(em, test.key)).toMatchObject({
+      status: 'active',
+      key: { organisationId: test.organisation_id, livemode: false, plan: 'pro' },
+    });
+    // Each list shows its own environment's keys (the test one also the sample data's scanner key).
+    const liveKeys = await ok<{ id: string }[]>('key', 'list', '--org', org.id);
+    const testKeys = await ok<{ id: string }[]>('key', 'list', '--org', org.id, '--test');
+    expect(liveKeys.map((k) => k.id)).toEqual([live.id]);
+    expect(testKeys.map((k) => k.id)).toContain(test.id);
+    expect(testKeys.map((k) => k.id)).not.toContain(live.id);
+
+    const hook = await ok(
+      'webhook',
+      'create',
+      '--org',
+      org.id,
+      '--url',
+      'https://hooks.example.com/test',
+      '--test',
+    );
+    expect(hook).toMatchObject({ livemode: false, secret: expect.stringMatching(/^whsec_/) });
+    expect(await ok('webhook', 'list', '--org', org.id)).toEqual([]);
+    expect(await ok('webhook', 'list', '--org', org.id, '--test')).toEqual([
+      expect.objectContaining({ id: hook.id, livemode: false }),
+    ]);
+    // A second test key goes to the same test environment.
+    const again = await ok('key', 'create', '--org', org.id, '--scopes', 'read', '--test');
+    expect(again.organisation_id).toBe(test.organisation_id);
+    const unknown = await fails(
+      'key',
+      'create',
+      '--org',
+      'org_doesnotexist',
+      '--scopes',
+      'read',
+      '--test',
+    );
+    expect(unknown).toEqual({
+      code: 1,
+      body: { error: 'organisation not found', code: 'not_found' },
+    });
+    const flagWithValue = await fails('key', 'list', '--org', org.id, '--test=yes');
+    expect(flagWithValue.code).toBe(2);
+  });
+
   it('registers, lists and deletes webhook endpoints', async () => {
     const org = await ok<{ id: string }>('org', 'create', '--name', 'Hooked', '--plan', 'pro');
     const created = await ok(

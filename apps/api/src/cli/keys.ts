@@ -7,13 +7,16 @@ import {
   toApiKeyView,
 } from '../modules/api-keys/api-key.service';
 import { defineCommand, requireFlag, UsageError, type Command } from './args';
-import { organisationListCommand } from './organisation-list';
+import { organisationListCommand, tenantFor } from './organisation-list';
 
 export const keyCommands: Command[] = [
   defineCommand({
-    usage: 'key create --org <org_id> --scopes <read,write,checkins:write> [--name <name>]',
-    summary: 'Generate an API key; the key itself is printed this once and never again',
+    usage:
+      'key create --org <org_id> --scopes <read,write,checkins:write> [--name <name>] [--test]',
+    summary:
+      'Generate an API key (with --test, a bxo_test_ key of the test environment); the key itself is printed this once and never again',
     flags: ['org', 'scopes', 'name'],
+    switches: ['test'],
     prepare(parsed) {
       const organisationId = requireFlag(parsed, 'org');
       const scopes = requireFlag(parsed, 'scopes').split(',');
@@ -24,8 +27,10 @@ export const keyCommands: Command[] = [
         throw error;
       }
       return async (orm) => {
-        const { apiKey, key } = await generateKey(orm.em.fork(), {
-          organisationId,
+        const em = orm.em.fork();
+        const tenant = await tenantFor(em, organisationId, parsed.switches.test);
+        const { apiKey, key } = await generateKey(em, {
+          organisationId: tenant.organisationId,
           name: parsed.flags.name,
           scopes,
         });
@@ -38,7 +43,7 @@ export const keyCommands: Command[] = [
   organisationListCommand({
     noun: 'key',
     summary: "List an organisation's API keys, newest first (hints only, never the keys)",
-    list: async (em, organisationId) => (await listKeys(em, organisationId)).map(toApiKeyView),
+    list: async (ctx) => (await listKeys(ctx.em, ctx.organisationId)).map(toApiKeyView),
   }),
   defineCommand({
     usage: 'key revoke <key_id>',

@@ -1,4 +1,4 @@
-import { DEFAULT_DEMO_EVENTS, MAX_DEMO_EVENTS, seedDemoData } from '../modules/demo/demo-data';
+import { DEFAULT_DEMO_EVENTS, MAX_DEMO_EVENTS, seedDemoData } from '../modules/demo/demo.service';
 import { getOrganisation } from '../modules/organisations/organisation.service';
 import { defineCommand, integerFlag, requireFlag, type Command } from './args';
 

@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
 import { loadConfig, webhookUrlPolicy } from '../config';
-import { getOrganisation } from '../modules/organisations/organisation.service';
+import { environmentOf } from '../modules/organisations/organisation.service';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -11,17 +11,18 @@ import {
   withSecret,
 } from '../modules/webhooks/webhook-endpoint.service';
 import { defineCommand, requireFlag, UsageError, type Command } from './args';
-import { organisationListCommand } from './organisation-list';
+import { organisationListCommand, tenantFor } from './organisation-list';
 
 /** The operator's URL policy: the server's own (`webhookUrlPolicy`). */
 const urlPolicy = () => webhookUrlPolicy(loadConfig());
 
 export const webhookCommands: Command[] = [
   defineCommand({
-    usage: 'webhook create --org <org_id> --url <url> [--events <type,type>]',
+    usage: 'webhook create --org <org_id> --url <url> [--events <type,type>] [--test]',
     summary:
-      'Register a webhook endpoint (all event types unless --events); prints its signing secret',
+      'Register a webhook endpoint (all event types unless --events; with --test, for the test environment); prints its signing secret',
     flags: ['org', 'url', 'events'],
+    switches: ['test'],
     prepare(parsed) {
       const organisationId = requireFlag(parsed, 'org');
       const url = requireFlag(parsed, 'url');
@@ -39,25 +40,22 @@ export const webhookCommands: Command[] = [
       }
       return async (orm) => {
         const em = orm.em.fork();
-        await getOrganisation(em, organisationId);
+        const tenant = await tenantFor(em, organisationId, parsed.switches.test);
         const row = await createEndpoint(
-          { em, organisationId },
+          { em, ...tenant },
           { url, events: events as (typeof WEBHOOK_EVENT_TYPES)[number][] | undefined },
           urlPolicy(),
         );
-        return withSecret(row);
+        return withSecret(row, tenant.livemode);
       };
     },
   }),
   organisationListCommand({
     noun: 'webhook',
     summary: "List an organisation's webhook endpoints (without their secrets)",
-    list: async (em, organisationId) => {
-      const { rows } = await listEndpoints(
-        { em, organisationId },
-        { page: 1, limit: MAX_ENDPOINTS },
-      );
-      return rows.map(toWebhookEndpointResource);
+    list: async (ctx) => {
+      const { rows } = await listEndpoints(ctx, { page: 1, limit: MAX_ENDPOINTS });
+      return rows.map((row) => toWebhookEndpointResource(row, ctx.livemode));
     },
   }),
   defineCommand({
@@ -69,8 +67,9 @@ export const webhookCommands: Command[] = [
       async (orm) => {
         const em = orm.em.fork();
         const organisationId = await endpointOrganisation(em, args.endpoint_id);
+        const { livemode } = await environmentOf(em, organisationId);
         return {
-          ...(await deleteEndpoint({ em, organisationId }, args.endpoint_id)),
+          ...(await deleteEndpoint({ em, organisationId, livemode }, args.endpoint_id)),
           deleted: true,
         };
       },

@@ -5,4 +5,9 @@ export interface TenantContext {
   /** The entity manager to work in: a transaction's, a request's, or the ORM's own (see app.ts). */
   em: EntityManager;
   organisationId: string;
+  /**
+   * Whether the organisation holds live data (false: it is a live organisation's test
+   * environment). Every object rendered for it says so (`livemode`).
+   */
+  livemode: boolean;
 }

@@ -53,15 +53,24 @@ export function statement<R = Record<string, unknown>, V = void>(
 /** Where a statement runs: an entity manager (its transaction, else the pool), or `pg` itself. */
 export type Runner = EntityManager | Pool | PoolClient;
 
-/** `timestamptz` (oid 1184) by `parseTimestamp`; everything else as `pg` reads it by default. */
+/**
+ * `timestamptz` (oid 1184) by `parseTimestamp`; `date` (oid 1082) as its text, `2026-06-04`, as the
+ * ORM maps it (`pg` would make it a `Date` at local midnight); everything else as `pg` reads it.
+ */
 const TIMESTAMPTZ = 1184;
+const DATE = 1082;
 const defaultTimestamp = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => unknown;
 const readTimestamp = (text: string): unknown => parseTimestamp(text, defaultTimestamp);
+const readDate = (text: string): string => text;
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
-    oid === TIMESTAMPTZ && format !== 'binary'
-      ? readTimestamp
-      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    format === 'binary'
+      ? pg.types.getTypeParser(oid, format)
+      : oid === TIMESTAMPTZ
+        ? readTimestamp
+        : oid === DATE
+          ? readDate
+          : pg.types.getTypeParser(oid, 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** Runs a statement with its named values; its rows. */

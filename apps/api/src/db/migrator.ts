@@ -9,6 +9,7 @@ import { Migration20261126000000_webhooks } from './migrations/Migration20261126
 import { Migration20261127000000_webhook_direct } from './migrations/Migration20261127000000_webhook_direct';
 import { Migration20261127120000_webhook_log_keys } from './migrations/Migration20261127120000_webhook_log_keys';
 import { Migration20261128000000_webhook_leases } from './migrations/Migration20261128000000_webhook_leases';
+import { Migration20261206000000_test_mode } from './migrations/Migration20261206000000_test_mode';
 
 /** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
 const migrationsList = [
@@ -30,6 +31,7 @@ const migrationsList = [
     name: 'Migration20261128000000_webhook_leases',
     class: Migration20261128000000_webhook_leases,
   },
+  { name: 'Migration20261206000000_test_mode', class: Migration20261206000000_test_mode },
 ];
 
 /**

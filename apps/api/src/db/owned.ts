@@ -51,3 +51,10 @@ export async function getOwned<T extends Owned>(
   if (!found) throw notFound(label);
   return found;
 }
+
+/** Deletes every row of the tenant's in `entity`'s table (a test environment's reset); how many. */
+export const deleteAllOwned = <T extends Owned>(
+  ctx: TenantContext,
+  entity: EntityName<T>,
+): Promise<number> =>
+  ctx.em.nativeDelete(entity, { organisationId: ctx.organisationId } as FilterQuery<T>);

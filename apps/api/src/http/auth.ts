@@ -9,7 +9,7 @@ import { rateLimitHeaders, type RateLimits } from './rate-limit';
 
 /** An authentication scheme's name, worth repeating back (a key is never one: it has `_`). */
 const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19}$/;
-const USE_BEARER = "send the API key as 'Authorization: Bearer bxo_live_…'.";
+const USE_BEARER = "send the API key as 'Authorization: Bearer bxo_live_…' (or bxo_test_…).";
 const NEW_KEY = 'create a new one in the dashboard (Settings → API keys)';
 
 const unauthorized = (code: string, message: string) =>
@@ -26,7 +26,7 @@ function readKey(header: string | undefined): { key: string } | { refusal: AppEr
     return {
       refusal: unauthorized(
         'missing_api_key',
-        "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…'.",
+        "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…' (or 'bxo_test_…' for test mode).",
       ),
     };
   }
@@ -51,7 +51,7 @@ function readKey(header: string | undefined): { key: string } | { refusal: AppEr
   }
   if (!isKeyFormat(key)) {
     return malformed(
-      "The API key is not in the format of Boxoffice keys, 'bxo_live_' and 40 letters and digits; check that the whole key was copied.",
+      "The API key is not in the format of Boxoffice keys, 'bxo_live_' (or 'bxo_test_') and 40 letters and digits; check that the whole key was copied.",
     );
   }
   return { key };
@@ -59,6 +59,9 @@ function readKey(header: string | undefined): { key: string } | { refusal: AppEr
 
 const PLAN_REQUIRED_MESSAGE =
   'API access requires the Pro plan. Upgrade in the dashboard under Settings → Plan.';
+
+const TEST_MODE_ONLY_MESSAGE =
+  'This endpoint works in test mode only: call it with a test key (bxo_test_…); a live key (bxo_live_…) never changes data through it.';
 
 /** A refusal after authentication still reports the key's rate-limit window, without counting. */
 async function refuse(
@@ -73,7 +76,7 @@ async function refuse(
 
 /**
  * The access checks of every public route, in the documented order: 401 (key) → 402 (plan) →
- * 403 (scope) → 429 (rate limit). Request validation and the handler come after. Every 401 counts
+ * 403 (scope; then a live key on a test-mode-only route) → 429 (rate limit). Request validation and the handler come after. Every 401 counts
  * against the client's address; past its limit, a request without a valid key gets a 429 instead.
  * A valid key is never refused there (doors behind one address must not stop because one device
  * sends a wrong key): a missing or malformed key is refused without a lookup, a well-formed one
@@ -116,15 +119,23 @@ export function apiAccess(
       );
     }
 
-    const scope = (req as { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute?.metadata
-      ?.scope;
-    if (!scope) throw new Error(`route ${req.method} ${req.path} declares no scope`);
+    const metadata = (req as { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute?.metadata;
+    if (!metadata) throw new Error(`route ${req.method} ${req.path} declares no scope`);
+    const { scope } = metadata;
     if (!key.scopes.includes(scope)) {
       await refuse(
         rateLimits,
         key.apiKeyId,
         kind,
         new AppError(403, 'missing_scope', `This API key lacks the '${scope}' scope`),
+      );
+    }
+    if (metadata.testModeOnly && key.livemode) {
+      await refuse(
+        rateLimits,
+        key.apiKeyId,
+        kind,
+        new AppError(403, 'test_mode_only', TEST_MODE_ONLY_MESSAGE),
       );
     }
 
@@ -139,6 +150,7 @@ export function apiAccess(
     res.locals.auth = {
       apiKeyId: key.apiKeyId,
       organisationId: key.organisationId,
+      livemode: key.livemode,
       scopes: key.scopes,
     };
     next();

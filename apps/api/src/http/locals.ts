@@ -6,7 +6,9 @@ import type { ActiveSession } from '../modules/accounts/account.service';
 
 export interface RequestAuth {
   apiKeyId: string;
+  /** The key's organisation: a live one, or a live one's test environment (`livemode` false). */
   organisationId: string;
+  livemode: boolean;
   scopes: Scope[];
 }
 
@@ -40,10 +42,10 @@ export function tenantOf(res: Response): TenantContext & { apiKeyId: string } {
   return { ...authOf(res), em: res.locals.em };
 }
 
-function authOf(res: Response): { organisationId: string; apiKeyId: string } {
+function authOf(res: Response): { organisationId: string; livemode: boolean; apiKeyId: string } {
   const { auth } = res.locals;
   if (!auth) throw new Error('tenantOf() used on a route without authentication');
-  return { organisationId: auth.organisationId, apiKeyId: auth.apiKeyId };
+  return { organisationId: auth.organisationId, livemode: auth.livemode, apiKeyId: auth.apiKeyId };
 }
 
 /** The signed-in dashboard user; only reachable behind the session guard. */

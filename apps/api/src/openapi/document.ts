@@ -7,6 +7,7 @@ import {
   rateLimitClassOf,
   TEXT_PATTERN,
   TEXT_WIRE_PATTERN,
+  type RouteMetadata,
 } from '@boxoffice/contract';
 import type { ZodTypeAny } from 'zod';
 import { errorCodesOf, ERROR_CODES, type OperationFacts } from './error-codes';
@@ -302,13 +303,30 @@ interface Nouns {
   id: string;
 }
 
+/**
+ * The test helpers: the router whose objects each acts on (their nouns name its `id`), and what its
+ * answer holds, in words.
+ */
+const TEST_HELPERS: Readonly<Record<string, { actsOn?: string; answer: string }>> = {
+  'testHelpers.createOrder': {
+    actsOn: 'orders',
+    answer: 'Created. The answer is the new order, with its tickets and their attendees.',
+  },
+  'testHelpers.refundOrder': { actsOn: 'orders', answer: 'The order, refunded.' },
+  'testHelpers.advancePayout': { actsOn: 'payouts', answer: 'The payout, one step on.' },
+  'testHelpers.reset': { answer: 'The fresh sample data, counted by kind.' },
+};
+
 /** What a successful answer holds, in words. */
 function successDescription(
   operation: OperationFacts,
   route: AppRoute,
   status: number,
-  nouns: Nouns,
+  nouns: Nouns | undefined,
 ): string {
+  const helper = TEST_HELPERS[operation.key];
+  if (helper) return helper.answer;
+  if (!nouns) throw new Error(`OpenAPI document: ${operation.key} has no nouns`);
   if (route.method === 'GET' && !operation.hasId) {
     return operation.hasCursor
       ? `A page of ${nouns.plural}: \`data\`, with \`next_cursor\` for the next page.`
@@ -337,12 +355,13 @@ function operationFacts(key: string, route: AppRoute): OperationFacts {
     method: route.method as OperationFacts['method'],
     hasBody: route.method === 'POST' || route.method === 'PATCH',
     hasCursor: Boolean(query?.shape && 'cursor' in query.shape),
-    hasId: route.path.endsWith('/:id'),
+    hasId: route.path.includes('/:id'),
+    testModeOnly: (route.metadata as RouteMetadata).testModeOnly === true,
   };
 }
 
 /** Rewrites one generated operation with what the contract's zod schemas cannot say. */
-function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): Json {
+function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns | undefined): Json {
   const operation = operationFacts(key, route);
   const scope = (route.metadata as { scope: string }).scope;
   const example = operationExamples[key as OperationKey];
@@ -372,16 +391,19 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
       },
     };
   }
+  const sharedCodes = errorCodesOf(ANY_OPERATION);
   for (const [status, codes] of errorCodesOf(operation)) {
     const shared = SHARED_NAMES[status];
-    responses[String(status)] = shared
+    // A status with codes of its own here (a test helper's 403) is described here.
+    const same = shared && sharedCodes.get(status)?.join() === codes.join();
+    responses[String(status)] = same
       ? { $ref: `#/components/responses/${shared}` }
       : errorResponse(status, codes, operation);
   }
 
   const parameters = ((generated.parameters as Json[] | undefined) ?? []).map((parameter) => {
     if (parameter.in === 'path' && parameter.name === 'id') {
-      return { ...parameter, description: nouns.id };
+      return { ...parameter, description: required(nouns, `${key} has no nouns`).id };
     }
     const schema = parameter.schema as Json;
     // A list of values travels comma-separated (`status=draft,published`).
@@ -406,9 +428,10 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns): 
   if (generated.requestBody) {
     const body = generated.requestBody as { content: Record<string, Json> };
     const examples = example.requests;
+    const optional = (route as { body?: ZodTypeAny }).body?.isOptional() === true;
     out.requestBody = {
-      required: true,
-      description: 'A JSON object.',
+      required: !optional,
+      description: optional ? 'A JSON object, or no body.' : 'A JSON object.',
       content: {
         'application/json': {
           ...body.content['application/json'],
@@ -433,15 +456,19 @@ const SHARED_NAMES: Readonly<Record<number, string>> = {
   503: 'ServiceUnavailable',
 };
 
+/** An operation with nothing of its own: the codes it can answer, every operation can. */
+const ANY_OPERATION: OperationFacts = {
+  key: '',
+  method: 'GET',
+  hasBody: false,
+  hasCursor: false,
+  hasId: false,
+  testModeOnly: false,
+};
+
 /** The responses every operation shares: their codes are the same wherever they occur. */
 function sharedResponses(): Json {
-  const any: OperationFacts = {
-    key: '',
-    method: 'GET',
-    hasBody: false,
-    hasCursor: false,
-    hasId: false,
-  };
+  const any = ANY_OPERATION;
   const codes = errorCodesOf(any);
   return Object.fromEntries(
     Object.entries(SHARED_NAMES).map(([status, name]): [string, Json] => [
@@ -511,7 +538,7 @@ export async function buildOpenApiDocument(version: string): Promise<Json> {
             key,
             required(routes.get(key), `no route ${key}`),
             operation as Json,
-            required(nouns.get(beforeDot(key)), `${beforeDot(key)} has no get route`),
+            nouns.get(key in TEST_HELPERS ? (TEST_HELPERS[key]?.actsOn ?? '') : beforeDot(key)),
           ),
         ];
       }),
@@ -543,7 +570,7 @@ export async function buildOpenApiDocument(version: string): Promise<Json> {
               type: 'http',
               scheme: 'bearer',
               bearerFormat: 'bxo_live_…',
-              description: `An API key with the \`${scope}\` scope: \`Authorization: Bearer bxo_live_…\`. Keys are made in the dashboard (Settings → API keys) for an organisation on the Pro plan; one key may hold several scopes.`,
+              description: `An API key with the \`${scope}\` scope: \`Authorization: Bearer bxo_live_…\` (live data), or \`bxo_test_…\` (the organisation's test data). Keys are made in the dashboard (Settings → API keys) for an organisation on the Pro plan; one key may hold several scopes.`,
             },
           ]),
         ),

@@ -9,6 +9,8 @@ export interface OperationFacts {
   hasCursor: boolean;
   /** It names one object by `id` in its path. */
   hasId: boolean;
+  /** Only test keys may call it (a test helper). */
+  testModeOnly: boolean;
 }
 
 interface ErrorCode {
@@ -74,10 +76,13 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
   },
   malformed_request: { status: 400, when: 'The request is not valid HTTP/1.1.' },
   invalid_path: { status: 400, when: 'The request path is not valid URL encoding.' },
-  missing_api_key: { status: 401, when: 'No `Authorization` header: send `Bearer bxo_live_…`.' },
+  missing_api_key: {
+    status: 401,
+    when: 'No `Authorization` header: send `Bearer bxo_live_…` (or `bxo_test_…`).',
+  },
   malformed_authorization: {
     status: 401,
-    when: 'An `Authorization` header that is not `Bearer` and one key, or a key not in the `bxo_live_…` format.',
+    when: 'An `Authorization` header that is not `Bearer` and one key, or a key not in the `bxo_live_…` (or `bxo_test_…`) format.',
   },
   invalid_api_key: { status: 401, when: 'A key in the right format that does not exist.' },
   revoked_api_key: {
@@ -86,6 +91,16 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
   },
   plan_required: { status: 402, when: "The key's organisation is not on the Pro plan." },
   missing_scope: { status: 403, when: 'The key lacks the scope the operation needs.' },
+  test_mode_only: {
+    status: 403,
+    when: 'A live key (`bxo_live_…`) called a test helper, which works on test data only: use a test key (`bxo_test_…`).',
+    on: (operation) => operation.testModeOnly,
+  },
+  invalid_quantity: {
+    status: 400,
+    when: 'A test order of fewer than 1 or more than 20 tickets.',
+    on: only('testHelpers.createOrder'),
+  },
   not_found: {
     status: 404,
     when: "No such object in the key's organisation (another organisation's object is a 404 too).",
@@ -131,6 +146,41 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
     when: 'A request with the same `Idempotency-Key` is still running; retry after `Retry-After`.',
     on: (operation) => operation.method === 'POST',
   },
+  event_not_on_sale: {
+    status: 409,
+    when: 'The event is not published: it sells no tickets.',
+    on: only('testHelpers.createOrder'),
+  },
+  tier_not_on_sale: {
+    status: 409,
+    when: 'The tier is paused, or outside its sales window (`sales_start_at` to `sales_end_at`, or the event’s start).',
+    on: only('testHelpers.createOrder'),
+  },
+  sold_out: {
+    status: 409,
+    when: 'The tier has fewer tickets left than asked for; the message says how many.',
+    on: only('testHelpers.createOrder'),
+  },
+  order_refunded: {
+    status: 409,
+    when: 'The order is already refunded.',
+    on: only('testHelpers.refundOrder'),
+  },
+  order_cancelled: {
+    status: 409,
+    when: 'The order was cancelled: nothing was paid to refund.',
+    on: only('testHelpers.refundOrder'),
+  },
+  order_not_paid: {
+    status: 409,
+    when: 'The order is still pending: nothing was paid to refund.',
+    on: only('testHelpers.refundOrder'),
+  },
+  payout_final: {
+    status: 409,
+    when: 'The payout is already `paid`, `failed` or `cancelled`: it moves no further.',
+    on: only('testHelpers.advancePayout'),
+  },
   endpoint_limit_reached: {
     status: 409,
     when: 'The organisation already has 20 webhook endpoints.',
@@ -144,12 +194,22 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
   unknown_event: {
     status: 422,
     when: '`event_id` names no event of the organisation.',
-    on: only('tiers.create'),
+    on: only('tiers.create', 'testHelpers.createOrder'),
+  },
+  unknown_tier: {
+    status: 422,
+    when: '`tier_id` names no ticket tier of the organisation.',
+    on: only('testHelpers.createOrder'),
   },
   wrong_event: {
     status: 422,
-    when: 'The ticket belongs to another event than the `event_id` sent.',
-    on: only('checkins.create'),
+    when: 'The ticket (a check-in) or the ticket tier (a test order) belongs to another event than the `event_id` sent.',
+    on: only('checkins.create', 'testHelpers.createOrder'),
+  },
+  max_per_order_exceeded: {
+    status: 422,
+    when: "A test order of more tickets than the tier's `max_per_order`.",
+    on: only('testHelpers.createOrder'),
   },
   idempotency_key_reused: {
     status: 422,

@@ -81,8 +81,9 @@ const PREFIXES: Record<string, string> = {
 function objectsByRouter(): Map<string, Item[]> {
   const found = new Map<string, Item[]>();
   for (const [key, example] of Object.entries(examples)) {
-    if (key === 'webhookEndpoints.delete') continue;
     const router = key.split('.')[0]!;
+    // The test helpers show the test data: a world of its own, checked by their own test.
+    if (key === 'webhookEndpoints.delete' || router === 'testHelpers') continue;
     const { data } = example.response as { data: Item | Item[] };
     found.set(router, [...(found.get(router) ?? []), ...(Array.isArray(data) ? data : [data])]);
   }
@@ -252,6 +253,38 @@ function documentedCodes(): Map<string, number> {
   }
   return codes;
 }
+
+describe('the test helpers’ examples', () => {
+  const example = (key: string) => examples[`testHelpers.${key}`]!.response as { data: Item };
+  const order = example('createOrder').data as Item & { tickets: Item[]; attendees: Item[] };
+
+  it('show test data, with ids of the server’s form', () => {
+    const items = [order, ...order.tickets, ...order.attendees, example('advancePayout').data];
+    for (const item of items) {
+      expect(item.livemode, item.id).toBe(false);
+      expect(item.id).toMatch(/^[a-z]+_[0-9A-Za-z]{24}$/);
+      expect(new Date(idTime(item.id)).toISOString(), item.id).toBe(item.created_at);
+    }
+  });
+
+  it('answer a test order with its tickets and their attendees, and refund that order', () => {
+    const [request] = requestsOf('testHelpers.createOrder');
+    expect(order).toMatchObject({ event_id: request!.event_id, ticket_count: request!.quantity });
+    expect(order.tickets.map((ticket) => ticket.attendee_id)).toEqual(
+      order.attendees.map((attendee) => attendee.id),
+    );
+    for (const ticket of order.tickets) expect(ticket.tier_id).toBe(request!.tier_id);
+    expect(order.total).toBe(Number(order.subtotal) + Number(order.fees));
+    const { tickets: _tickets, attendees: _attendees, ...alone } = order;
+    expect(example('refundOrder').data).toEqual({
+      ...alone,
+      status: 'refunded',
+      refunded_amount: order.total,
+      cancelled_at: example('refundOrder').data.updated_at,
+      updated_at: example('refundOrder').data.updated_at,
+    });
+  });
+});
 
 describe('errorExamples', () => {
   const documented = documentedCodes();

@@ -7,6 +7,10 @@ import type {
   EventUpdate,
   Order,
   Payout,
+  TestDataReset,
+  TestOrder,
+  TestOrderCreate,
+  TestPayoutAdvance,
   Ticket,
   Tier,
   TierCreate,
@@ -112,6 +116,7 @@ const event: Event = {
   status: 'published',
   published_at: EVENT_PUBLISHED_AT,
   cancelled_at: null,
+  livemode: true,
   created_at: EVENT_CREATED_AT,
   updated_at: EVENT_PUBLISHED_AT,
 };
@@ -131,6 +136,7 @@ const generalTier: Tier = {
   sales_end_at: null,
   sort_order: 0,
   status: 'on_sale',
+  livemode: true,
   created_at: '2026-02-20T09:20:03.118Z',
   // Each sale stamps the tier: this is the morning's last one.
   updated_at: '2026-07-18T11:47:20.093Z',
@@ -152,6 +158,7 @@ const deckTier: Tier = {
   sales_end_at: '2026-07-17T22:00:00.000Z',
   sort_order: 1,
   status: 'on_sale',
+  livemode: true,
   created_at: '2026-02-20T09:21:40.904Z',
   updated_at: '2026-06-22T14:05:51.377Z',
 };
@@ -173,6 +180,7 @@ const order: Order = {
   placed_at: ORDER_PLACED_AT,
   paid_at: ORDER_PLACED_AT,
   cancelled_at: null,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ORDER_PLACED_AT,
 };
@@ -189,6 +197,7 @@ const priyaTicket: Ticket = {
   currency: 'GBP',
   checked_in_at: ADMITTED_AT,
   voided_at: null,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ADMITTED_AT,
 };
@@ -205,6 +214,7 @@ const tomTicket: Ticket = {
   currency: 'GBP',
   checked_in_at: null,
   voided_at: null,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ORDER_PLACED_AT,
 };
@@ -220,6 +230,7 @@ const priya: Attendee = {
   company: null,
   answers: [{ question: 'Any access requirements?', answer: 'None' }],
   checked_in: true,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ADMITTED_AT,
 };
@@ -235,6 +246,7 @@ const tom: Attendee = {
   company: 'Brunel Print Works',
   answers: [{ question: 'Any access requirements?', answer: 'Step-free access, please' }],
   checked_in: false,
+  livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ORDER_PLACED_AT,
 };
@@ -250,6 +262,7 @@ const checkin: Checkin = {
   device_id: 'scanner-03',
   scanned_at: ADMITTED_AT,
   api_key_id: DOOR_KEY_ID,
+  livemode: true,
   created_at: ADMITTED_AT,
   updated_at: ADMITTED_AT,
 };
@@ -269,6 +282,7 @@ const payout: Payout = {
   arrival_date: '2026-07-06',
   paid_at: '2026-07-06T08:31:12.450Z',
   failure_reason: null,
+  livemode: true,
   created_at: '2026-07-01T02:00:05.118Z',
   updated_at: '2026-07-06T08:31:12.450Z',
 };
@@ -281,6 +295,7 @@ const crmEndpoint: WebhookEndpoint = {
   events: [...CRM_EVENTS, 'checkin.created'],
   status: 'enabled',
   disabled_reason: null,
+  livemode: true,
   created_at: '2026-04-08T11:26:37.044Z',
   updated_at: '2026-07-10T16:10:03.912Z',
 };
@@ -293,8 +308,97 @@ const doorEndpoint: WebhookEndpoint = {
   events: ['checkin.created'],
   status: 'enabled',
   disabled_reason: null,
+  livemode: true,
   created_at: '2026-07-16T15:48:12.581Z',
   updated_at: '2026-07-16T15:48:12.581Z',
+};
+
+// ---------------------------------------------------------------------------
+// The test helpers' world: the same organisation's test data (`livemode: false`), a sample event
+// of which a developer buys two tickets to try the door app, refunds them, and fails a payout.
+
+const TEST_EVENT_ID = 'evt_0VO6hgNzW7v6dSeIA4IXb4Jb';
+const TEST_TIER_ID = 'tier_0VO6hn6Uu0Nv8bVo1WwB5I9Q';
+const TEST_ORDER_ID = 'ord_0VOxdvwQrx9aTrdm2iJejkwQ';
+const TEST_ORDER_PLACED_AT = '2026-07-10T09:30:12.418Z';
+const TEST_ORDER_REFUNDED_AT = '2026-07-10T09:41:03.775Z';
+const testBuyer = { first_name: 'Test', last_name: 'Buyer', email: 'test.buyer@example.com' };
+
+const testTickets: Ticket[] = [
+  ['tkt_0VOxdvwQWtgZXO8pyectdG62', 'att_0VOxdvwQSa3z43OZFk5E19Kt', 'jj2H4ZqyHkLQRWkmkFP9Ffzw'],
+  ['tkt_0VOxdvwQjKxATb502C5SS55Z', 'att_0VOxdvwQfNJn9Tx8SB5we9EZ', 'cKuZFpA8w4uA0NnwCPDkbmJd'],
+].map(([id = '', attendeeId = '', code = '']) => ({
+  id,
+  order_id: TEST_ORDER_ID,
+  event_id: TEST_EVENT_ID,
+  tier_id: TEST_TIER_ID,
+  attendee_id: attendeeId,
+  code,
+  status: 'valid',
+  price: 2500,
+  currency: 'GBP',
+  checked_in_at: null,
+  voided_at: null,
+  livemode: false,
+  created_at: TEST_ORDER_PLACED_AT,
+  updated_at: TEST_ORDER_PLACED_AT,
+}));
+
+const testOrder: TestOrder = {
+  id: TEST_ORDER_ID,
+  reference: 'BX-T4QW2M',
+  event_id: TEST_EVENT_ID,
+  buyer_name: 'Test Buyer',
+  buyer_email: testBuyer.email,
+  status: 'completed',
+  subtotal: 5000,
+  fees: 284,
+  total: 5284,
+  refunded_amount: 0,
+  currency: 'GBP',
+  ticket_count: 2,
+  placed_at: TEST_ORDER_PLACED_AT,
+  paid_at: TEST_ORDER_PLACED_AT,
+  cancelled_at: null,
+  livemode: false,
+  created_at: TEST_ORDER_PLACED_AT,
+  updated_at: TEST_ORDER_PLACED_AT,
+  tickets: testTickets,
+  attendees: testTickets.map((ticket): Attendee => ({
+    id: ticket.attendee_id,
+    ticket_id: ticket.id,
+    order_id: TEST_ORDER_ID,
+    event_id: TEST_EVENT_ID,
+    ...testBuyer,
+    company: null,
+    answers: [],
+    checked_in: false,
+    livemode: false,
+    created_at: TEST_ORDER_PLACED_AT,
+    updated_at: TEST_ORDER_PLACED_AT,
+  })),
+};
+
+const { tickets: _tickets, attendees: _attendees, ...testOrderAlone } = testOrder;
+
+/** A sample payout of the test data, on its way since the morning, which the bank returns. */
+const testPayout: Payout = {
+  id: 'po_0VOZOuaXNMij91KVqNsFCDsN',
+  event_id: TEST_EVENT_ID,
+  gross_amount: 84_000,
+  fees_amount: 2_520,
+  refunds_amount: 0,
+  amount: 81_480,
+  currency: 'GBP',
+  status: 'failed',
+  period_start: '2026-06-01T00:00:00.000Z',
+  period_end: '2026-07-01T00:00:00.000Z',
+  arrival_date: '2026-07-12',
+  paid_at: null,
+  failure_reason: 'The bank returned the payout.',
+  livemode: false,
+  created_at: '2026-07-06T06:00:00.233Z',
+  updated_at: '2026-07-10T09:44:51.062Z',
 };
 
 // ---------------------------------------------------------------------------
@@ -487,6 +591,55 @@ export const operationExamples: Readonly<Record<OperationKey, OperationExample>>
     summary: 'Remove the entrance screens’ endpoint after the festival',
     response: { data: { id: DOOR_ENDPOINT_ID, deleted: true } },
   },
+
+  'testHelpers.createOrder': {
+    requests: {
+      twoTickets: {
+        summary: 'Two tickets of a sample event, for the test buyer',
+        value: {
+          event_id: TEST_EVENT_ID,
+          tier_id: TEST_TIER_ID,
+          quantity: 2,
+        } satisfies TestOrderCreate,
+      },
+    },
+    response: { data: testOrder },
+  },
+  'testHelpers.refundOrder': {
+    summary: 'Refund the test order: its tickets are void now',
+    response: {
+      data: {
+        ...testOrderAlone,
+        status: 'refunded',
+        refunded_amount: testOrder.total,
+        cancelled_at: TEST_ORDER_REFUNDED_AT,
+        updated_at: TEST_ORDER_REFUNDED_AT,
+      } satisfies Order,
+    },
+  },
+  'testHelpers.advancePayout': {
+    requests: {
+      fail: {
+        summary: 'The bank returns a payout in transit (without a body, it would be paid)',
+        value: { fail: true } satisfies TestPayoutAdvance,
+      },
+    },
+    response: { data: testPayout },
+  },
+  'testHelpers.reset': {
+    summary: 'Start the test data again',
+    response: {
+      data: {
+        events: 3,
+        tiers: 8,
+        orders: 57,
+        tickets: 131,
+        attendees: 131,
+        checkins: 74,
+        payouts: 4,
+      } satisfies TestDataReset,
+    },
+  },
 };
 
 // ---------------------------------------------------------------------------
@@ -559,12 +712,12 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
   missing_api_key: error(
     401,
     'missing_api_key',
-    "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…'.",
+    "No API key provided. Send it in the Authorization header: 'Authorization: Bearer bxo_live_…' (or 'bxo_test_…' for test mode).",
   ),
   malformed_authorization: error(
     401,
     'malformed_authorization',
-    "The Authorization header uses the Basic scheme; send the API key as 'Authorization: Bearer bxo_live_…'.",
+    "The Authorization header uses the Basic scheme; send the API key as 'Authorization: Bearer bxo_live_…' (or bxo_test_…).",
   ),
   invalid_api_key: error(
     401,
@@ -583,6 +736,12 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
   ),
   // The door scanners' key is read-only apart from check-ins.
   missing_scope: error(403, 'missing_scope', "This API key lacks the 'write' scope"),
+  test_mode_only: error(
+    403,
+    'test_mode_only',
+    'This endpoint works in test mode only: call it with a test key (bxo_test_…); a live key (bxo_live_…) never changes data through it.',
+  ),
+  invalid_quantity: error(400, 'invalid_quantity', 'quantity must be an integer between 1 and 20'),
   not_found: error(404, 'not_found', 'event not found'),
   route_not_found: error(404, 'route_not_found', 'route not found: GET /api/v1/venues'),
   method_not_allowed: error(
@@ -619,6 +778,21 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
     'idempotency_in_flight',
     'A request with this Idempotency-Key is still in progress; retry shortly',
   ),
+  event_not_on_sale: error(
+    409,
+    'event_not_on_sale',
+    'orders can only be placed for published events, not draft ones',
+  ),
+  tier_not_on_sale: error(409, 'tier_not_on_sale', 'sales of this ticket tier are paused'),
+  sold_out: error(409, 'sold_out', 'only 2 tickets are left in this tier'),
+  order_refunded: error(409, 'order_refunded', 'the order is already refunded'),
+  order_cancelled: error(
+    409,
+    'order_cancelled',
+    'the order was cancelled: nothing was paid to refund',
+  ),
+  order_not_paid: error(409, 'order_not_paid', 'the order is not paid yet: nothing to refund'),
+  payout_final: error(409, 'payout_final', 'the payout is already paid; it cannot change'),
   endpoint_limit_reached: error(
     409,
     'endpoint_limit_reached',
@@ -634,7 +808,17 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
     'unknown_event',
     'event_id evt_0VDXmy0A4MJ1qcIEE7d2hyEI does not refer to an event',
   ),
+  unknown_tier: error(
+    422,
+    'unknown_tier',
+    'ticket tier tier_0VDXn5lQ2bTKwWc8sYhP4aRu does not exist',
+  ),
   wrong_event: error(422, 'wrong_event', 'ticket is for a different event'),
+  max_per_order_exceeded: error(
+    422,
+    'max_per_order_exceeded',
+    'at most 6 tickets of this tier may be in one order',
+  ),
   idempotency_key_reused: error(
     422,
     'idempotency_key_reused',

@@ -204,6 +204,8 @@ Set the \`BOXOFFICE_API_KEY\` environment variable to an API key with the \`read
 
 - **On a server started with \`pnpm start\`** in the Boxoffice repository, use the demo API key it
   prints: the demo organisation is on the Pro plan, with published events, tickets and check-ins.
+  It prints a test key (\`bxo_test_…\`) too, for the organisation's test data, which the samples
+  can change without touching the live data (see Test mode).
 - **Otherwise**, make a key in the dashboard (Settings → API keys). API access needs the Pro plan:
   with a key of an organisation on the Free plan, where new ones start, every call answers
   **402 \`plan_required\`** (the SDK throws a \`PlanRequiredError\`) until the organisation is
@@ -243,6 +245,7 @@ const TAG_TITLES: Record<string, string> = {
   checkins: 'Check-ins',
   payouts: 'Payouts',
   webhookEndpoints: 'Webhook endpoints',
+  testHelpers: 'Test helpers',
 };
 
 /** What docs/api.md's Resources section says of each, in a sentence or two, by router. */
@@ -263,6 +266,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     "Payouts are the money paid out for an organisation's sales, less fees and refunds; they are read-only here. A payout goes `pending → in_transit → paid`, or ends `cancelled` or `failed`.",
   webhookEndpoints:
     "Webhook endpoints are the URLs every change of the organisation's data is pushed to; every route needs the `write` scope. The Webhooks guide above describes the requests, their signatures and the retries.",
+  testHelpers:
+    "Test helpers play the checkout's and the bank's part on the organisation's test data: sell a test order, refund it, move a payout on, start the test data again. They need a test key (`bxo_test_…`) with the `write` scope; a live key gets a 403 `test_mode_only`. The Testing your integration guide above shows them at work.",
 };
 
 /**
@@ -356,6 +361,11 @@ interface Call {
   input?: Record<string, unknown>;
   /** A comment above the call: what to know when calling it. */
   note?: string;
+  /**
+   * An SDK method other than the route key on its router's resource (a test helper's), with the
+   * `id` its path names, and what the sample prints of the answer.
+   */
+  sdk?: { method: string; id?: string; item: string; shows: string[] };
 }
 
 /**
@@ -413,6 +423,32 @@ const CALLS: Record<string, Call> = {
   },
   'webhookEndpoints.update': { input: { status: 'disabled' } },
   'webhookEndpoints.delete': {},
+  'testHelpers.createOrder': {
+    input: { event_id: EVENT_ID, tier_id: 'tier_…', quantity: 2 },
+    note: 'With a test key (bxo_test_…): the tickets come with their codes, ready to scan.',
+    sdk: {
+      method: 'testHelpers.orders.create',
+      item: 'order',
+      shows: ['id', 'tickets.map((ticket) => ticket.code)'],
+    },
+  },
+  'testHelpers.refundOrder': {
+    sdk: { method: 'testHelpers.orders.refund', id: 'ord_…', item: 'order', shows: ['status'] },
+  },
+  'testHelpers.advancePayout': {
+    input: { fail: true },
+    note: 'Without fail: pending → in_transit → paid, a step per call.',
+    sdk: {
+      method: 'testHelpers.payouts.advance',
+      id: 'po_…',
+      item: 'payout',
+      shows: ['status', 'failure_reason'],
+    },
+  },
+  'testHelpers.reset': {
+    note: 'Deletes the test data and makes fresh sample data.',
+    sdk: { method: 'testHelpers.reset', item: 'counts', shows: ['events', 'orders'] },
+  },
 };
 
 /** The operation keys that have samples: every route of the contract, as a test checks. */
@@ -461,11 +497,13 @@ function comment(text: string): string {
 }
 
 function typescript(key: string, call: Call): string {
-  const [router = '', method = ''] = key.split('.');
-  const resource = RESOURCES[router];
+  const [router = '', routeKey = ''] = key.split('.');
+  const resource = call.sdk ?? RESOURCES[router];
   if (!resource) throw new Error(`no sample resource for ${key}`);
   const { item, id, shows } = resource;
-  const target = `client.${router}.${method}`;
+  const target = `client.${call.sdk?.method ?? `${router}.${routeKey}`}`;
+  // A helper's call is an action: its id, then its body if it takes one.
+  const method = call.sdk ? 'action' : routeKey;
   const print = (name: string, indent = '') => {
     const parts = shows.map((field) => `${name}.${field}`);
     const inline = `${indent}console.log(${parts.join(', ')});`;
@@ -494,6 +532,11 @@ function typescript(key: string, call: Call): string {
     case 'delete':
       body = `await ${target}('${id}');`;
       break;
+    case 'action': {
+      const args = [...(id === undefined ? [] : [id]), ...(call.input ? [call.input] : [])];
+      body = `${callWith(`const ${item} = await ${target}`, args, ';')}\n${print(item)}`;
+      break;
+    }
     default:
       throw new Error(`no sample for the method of ${key}`);
   }
@@ -507,17 +550,22 @@ ${call.note ? comment(call.note) : ''}${body}`;
 /** A word quoted for a POSIX shell: single quotes, any of them inside closed and escaped. */
 const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
-/** The curl command of an operation, with `input` as its query (GET) or its JSON body. */
-function curl(key: string, input: Record<string, unknown> = {}): string {
+/**
+ * The curl command of an operation, with `input` as its query (GET) or its JSON body, and `id` (by
+ * default its resource's) in its path.
+ */
+function curl(key: string, input?: Record<string, unknown>, id?: string): string {
   const route = routes.get(key);
-  const resource = RESOURCES[key.split('.')[0] ?? ''];
-  if (!route || !resource) throw new Error(`no route for ${key}`);
+  if (!route) throw new Error(`no route for ${key}`);
   const pathname = route.path.replace(/:(\w+)/g, (_, name: string) => {
-    if (name !== 'id') throw new Error(`no example for the path parameter ${name} of ${key}`);
-    return resource.id;
+    const example = id ?? RESOURCES[key.split('.')[0] ?? '']?.id;
+    if (name !== 'id' || example === undefined) {
+      throw new Error(`no example for the path parameter ${name} of ${key}`);
+    }
+    return example;
   });
-  const hasBody = route.method === 'POST' || route.method === 'PATCH';
-  const query = hasBody ? [] : Object.entries(input);
+  const hasBody = (route.method === 'POST' || route.method === 'PATCH') && input !== undefined;
+  const query = route.method === 'GET' ? Object.entries(input ?? {}) : [];
   // A query goes as `-G -d name=value`, one parameter a line, narrower than one long URL; a value
   // that is not safe in a URL as it is (a `+` of a time offset) is encoded by curl.
   const method = route.method === 'GET' ? (query.length ? '-G ' : '') : `-X ${route.method} `;
@@ -531,10 +579,10 @@ function curl(key: string, input: Record<string, unknown> = {}): string {
         : `--data-urlencode ${shellQuote(`${name}=${text}`)}`;
     }),
   ];
+  if (hasBody) lines.push(`-H 'Content-Type: application/json'`);
+  // A retry with the same key is answered from the first attempt instead of writing twice.
+  if (route.method === 'POST') lines.push('-H "Idempotency-Key: $(uuidgen)"');
   if (hasBody) {
-    lines.push(`-H 'Content-Type: application/json'`);
-    // A retry with the same key is answered from the first attempt instead of writing twice.
-    if (route.method === 'POST') lines.push('-H "Idempotency-Key: $(uuidgen)"');
     const compact = JSON.stringify(input);
     const json =
       compact.length <= SAMPLE_WIDTH - 8
@@ -554,6 +602,6 @@ export function codeSamples(operationKey: string): CodeSample[] {
   if (!call || !routes.has(operationKey)) return [];
   return [
     { lang: 'typescript', label: 'Boxoffice SDK', source: typescript(operationKey, call) },
-    { lang: 'shell', label: 'curl', source: curl(operationKey, call.input) },
+    { lang: 'shell', label: 'curl', source: curl(operationKey, call.input, call.sdk?.id) },
   ];
 }

@@ -501,7 +501,7 @@ export async function issueTickets(
   organisationId: string,
   count: number,
 ): Promise<{ eventId: string; ticketIds: string[] }> {
-  const ctx = () => ({ em: orm.em.fork(), organisationId });
+  const ctx = () => ({ em: orm.em.fork(), organisationId, livemode: true });
   const event = await createEvent(ctx(), {
     name: 'Scale event',
     timezone: 'Europe/London',

@@ -37,7 +37,7 @@ describe('SIGTERM under load', () => {
     tenant = await createTenantIn(orm, ['read']);
     for (let i = 0; i < EVENTS; i++) {
       await createEvent(
-        { em: orm.em.fork(), organisationId: tenant.organisationId },
+        { em: orm.em.fork(), organisationId: tenant.organisationId, livemode: true },
         {
           name: `Listed ${i}`,
           timezone: 'Europe/London',

@@ -142,7 +142,7 @@ describe('webhook delivery', () => {
     const payout = await buildPayout(tenant.organisationId);
     const orm = await getTestOrm();
     await transitionPayout(
-      { em: orm.em.fork(), organisationId: tenant.organisationId },
+      { em: orm.em.fork(), organisationId: tenant.organisationId, livemode: true },
       payout.id,
       'in_transit',
     );
@@ -377,7 +377,7 @@ describe('webhook delivery', () => {
     const tenant = await createTenant();
     const endpoint = await addEndpoint(tenant.key, ['event.created']);
     const orm = await getTestOrm();
-    const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId };
+    const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId, livemode: true };
     const rotated = await rotateSecret(ctx, endpoint.id);
     expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(rotated.secret).not.toBe(endpoint.secret);

@@ -128,7 +128,7 @@ describe('webhook messages', () => {
       body: { url: hook },
     });
     const orm = await getTestOrm();
-    const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId };
+    const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId, livemode: true };
     const made = await sendTestEvent(ctx, created.body.data.id);
     const recent = await sendTestEvent(ctx, created.body.data.id);
     // Made a day past the retention: its id carries the time it was made.
@@ -200,7 +200,7 @@ describe('webhook messages', () => {
       ),
     );
     const orm = await getTestOrm();
-    const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId };
+    const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId, livemode: true };
     const em = orm.em.fork();
     for (const endpointId of [kept!, deleted!]) {
       const messageId = await sendTestEvent(ctx, endpointId);

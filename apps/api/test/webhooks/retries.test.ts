@@ -47,7 +47,7 @@ describe('webhook retries', () => {
   /** An organisation with an endpoint at the receiver's `name`, every answer of which is a 500. */
   async function failingEndpoint(name: string) {
     const organisation = await createOrganisation(orm!.em.fork(), { name, plan: 'pro' });
-    const ctx = { em: orm!.em.fork(), organisationId: organisation.id };
+    const ctx = { em: orm!.em.fork(), organisationId: organisation.id, livemode: true };
     await receiver.plan(
       name,
       Array.from({ length: 20 }, () => 500),

@@ -155,7 +155,11 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
 
     // The new key alone opens neither, and says which key is missing.
     const withNew = await serverWith([NEW]);
-    const tenantNew = { em: withNew.orm.em.fork(), organisationId: organisation.id };
+    const tenantNew = {
+      em: withNew.orm.em.fork(),
+      organisationId: organisation.id,
+      livemode: true,
+    };
     await expect(revealSecret(tenantNew, id)).rejects.toThrow(
       "the stored secret is sealed under key 'old', which SECRETS_ENCRYPTION_KEYS does not list",
     );
@@ -196,7 +200,7 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     engines.push(engine);
     await engine.start();
     await createEvent(
-      { em: withNew.orm.em.fork(), organisationId: organisation.id },
+      { em: withNew.orm.em.fork(), organisationId: organisation.id, livemode: true },
       eventInput('Signed with an opened secret'),
     );
     const [delivery] = await receiver.receivedAtLeast('sealed', 1);
@@ -210,7 +214,7 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     expect(afterRotation.previous_secret).toMatch(/^v1:new:/);
     expect(JSON.stringify(afterRotation)).not.toContain('whsec_');
     await createEvent(
-      { em: withNew.orm.em.fork(), organisationId: organisation.id },
+      { em: withNew.orm.em.fork(), organisationId: organisation.id, livemode: true },
       eventInput('Signed twice'),
     );
     const [, during] = await receiver.receivedAtLeast('sealed', 2);
@@ -223,7 +227,7 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     const withNew = await serverWith([NEW]);
     const em = withNew.orm.em.fork();
     const organisation = await createOrganisation(em, { name: 'Keyless Hall', plan: 'pro' });
-    const tenant = { em, organisationId: organisation.id };
+    const tenant = { em, organisationId: organisation.id, livemode: true };
     const { createEndpoint } = await import('../../src/modules/webhooks/webhook-endpoint.service');
     const endpoint = await createEndpoint(tenant, { url: receiver.url('keyless') }, anyAddress);
     expect((await stored(withNew.orm, endpoint.id)).secret).toMatch(/^v1:new:/);
@@ -236,7 +240,7 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     engines.push(engine);
     await engine.start();
     await createEvent(
-      { em: withNew.orm.em.fork(), organisationId: organisation.id },
+      { em: withNew.orm.em.fork(), organisationId: organisation.id, livemode: true },
       eventInput('Not signed with a wrong key'),
     );
     const warning = await until('a warning', () =>
@@ -296,7 +300,7 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     const { createEndpoint } = await import('../../src/modules/webhooks/webhook-endpoint.service');
     // As a server before encryption wrote it.
     const legacy = await createEndpoint(
-      { em: orm.em.fork(), organisationId: tenant.organisationId },
+      { em: orm.em.fork(), organisationId: tenant.organisationId, livemode: true },
       { url: receiver.url('process-legacy'), events: ['event.created'] },
       anyAddress,
     );
@@ -342,7 +346,7 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     const organisation = await createOrganisation(em, { name: 'Legacy Hall', plan: 'pro' });
     const { createEndpoint } = await import('../../src/modules/webhooks/webhook-endpoint.service');
     const endpoint = await createEndpoint(
-      { em, organisationId: organisation.id },
+      { em, organisationId: organisation.id, livemode: true },
       { url: 'https://hooks.example.com/legacy' },
       anyAddress,
     );
@@ -367,7 +371,7 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
     expect(report.idempotency_answers.resealed).toBe(1);
     expect((await stored(orm, endpoint.id)).secret).toMatch(/^v1:new:/);
     expect(await storedAnswer(orm, apiKey.id, 'legacy')).toMatch(/^"v1:new:/);
-    const tenant = { em: orm.em.fork(), organisationId: organisation.id };
+    const tenant = { em: orm.em.fork(), organisationId: organisation.id, livemode: true };
     expect((await revealSecret(tenant, endpoint.id)).secret).toBe(plain);
   });
 });

@@ -42,7 +42,7 @@ describe('the webhook fan-out woken by commits', () => {
     await sleep(1000);
     const idle = rounds.mock.calls.length;
     await createEvent(
-      { em: orm!.em.fork(), organisationId: organisation.id },
+      { em: orm!.em.fork(), organisationId: organisation.id, livemode: true },
       eventInput('Wakes the fan-out'),
     );
     await until('a round after the commit', () => rounds.mock.calls.length > idle, {

@@ -109,9 +109,17 @@ export class AuthenticationError extends APIError {
 export class PlanRequiredError extends APIError {
   override name = 'PlanRequiredError';
 }
-/** 403: the API key lacks the scope the endpoint needs. */
+/** Why a 403 was answered; another code a newer server sends is a string too. */
+export type PermissionDeniedCode = 'missing_scope' | 'test_mode_only' | (string & {});
+
+/**
+ * 403: the API key lacks the scope the endpoint needs (`missing_scope`), or a live key called a
+ * test helper, which needs a test key (`test_mode_only`).
+ */
 export class PermissionDeniedError extends APIError {
   override name = 'PermissionDeniedError';
+  /** `missing_scope`, or `test_mode_only` (a test helper called with a live key). */
+  declare readonly code: PermissionDeniedCode | undefined;
 }
 /** 404: no such object in this organisation. */
 export class NotFoundError extends APIError {

@@ -32,15 +32,76 @@ export function nextCursorOf(link: string | null): string | undefined {
 }
 
 /**
- * A resource of the API at `path`: its `list` and `get`. Resources that can be written add their
- * own methods on top of `post` and `patch`.
+ * The calls on one path of the API that answer one object: `post`, `patch`, `remove` and `act`.
+ * `Resource` adds the reads of a resource; the test helpers use it as it is.
  */
-export class Resource<Item, ListParams extends object, Sync extends string | undefined = string> {
+export class APIResource<Item> {
   constructor(
     protected readonly engine: Engine,
     protected readonly path: string,
   ) {}
 
+  /** Creates an object from `body` (POST, with an idempotency key). */
+  protected post<Body, Created = Item>(
+    body: Body,
+    options: RequestOptions | undefined,
+  ): APIPromise<Created> {
+    return this.item<Created>('POST', this.path, { body }, options);
+  }
+
+  /** Deletes the object `id` (DELETE). */
+  protected remove(
+    id: string,
+    options: RequestOptions | undefined,
+  ): APIPromise<{ id: string; deleted: true }> {
+    return this.item('DELETE', `${this.path}/:id`, { params: { id } }, options);
+  }
+
+  /** Changes some fields of the object `id` (PATCH). */
+  protected patch<Body>(
+    id: string,
+    body: Body,
+    options: RequestOptions | undefined,
+  ): APIPromise<Item> {
+    return this.item('PATCH', `${this.path}/:id`, { params: { id }, body }, options);
+  }
+
+  /**
+   * Does `action` to the object `id` (POST `path/:id/action`, with an idempotency key), with
+   * `body` if there is one.
+   */
+  protected act<Body>(
+    id: string,
+    action: string,
+    body: Body | undefined,
+    options: RequestOptions | undefined,
+  ): APIPromise<Item> {
+    return this.item('POST', `${this.path}/:id/${action}`, { params: { id }, body }, options);
+  }
+
+  protected item<Out = Item>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    input: { params?: Record<string, string>; body?: unknown },
+    options: RequestOptions | undefined,
+  ): APIPromise<Out> {
+    return new APIPromise(
+      this.engine
+        .send<{ data: Out }>({ method, path }, input, options, notAnItem)
+        .then((answer) => ({ ...answer, data: answer.data.data })),
+    );
+  }
+}
+
+/**
+ * A resource of the API at `path`: its `list` and `get`. Resources that can be written add their
+ * own methods on top of `post` and `patch`.
+ */
+export class Resource<
+  Item,
+  ListParams extends object,
+  Sync extends string | undefined = string,
+> extends APIResource<Item> {
   /**
    * Lists with the API's filters: oldest first (`created_at`, then id); with `updated_since`, by
    * `updated_at`; tiers in display order (`sort_order`). Await for one page; `for await` for every
@@ -87,43 +148,5 @@ export class Resource<Item, ListParams extends object, Sync extends string | und
    */
   get(id: string, options?: RequestOptions): APIPromise<Item> {
     return this.item('GET', `${this.path}/:id`, { params: { id } }, options);
-  }
-
-  /** Creates an object from `body` (POST, with an idempotency key). */
-  protected post<Body, Created = Item>(
-    body: Body,
-    options: RequestOptions | undefined,
-  ): APIPromise<Created> {
-    return this.item<Created>('POST', this.path, { body }, options);
-  }
-
-  /** Deletes the object `id` (DELETE). */
-  protected remove(
-    id: string,
-    options: RequestOptions | undefined,
-  ): APIPromise<{ id: string; deleted: true }> {
-    return this.item('DELETE', `${this.path}/:id`, { params: { id } }, options);
-  }
-
-  /** Changes some fields of the object `id` (PATCH). */
-  protected patch<Body>(
-    id: string,
-    body: Body,
-    options: RequestOptions | undefined,
-  ): APIPromise<Item> {
-    return this.item('PATCH', `${this.path}/:id`, { params: { id }, body }, options);
-  }
-
-  private item<Out = Item>(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    path: string,
-    input: { params?: Record<string, string>; body?: unknown },
-    options: RequestOptions | undefined,
-  ): APIPromise<Out> {
-    return new APIPromise(
-      this.engine
-        .send<{ data: Out }>({ method, path }, input, options, notAnItem)
-        .then((answer) => ({ ...answer, data: answer.data.data })),
-    );
   }
 }

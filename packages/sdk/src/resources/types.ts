@@ -90,6 +90,8 @@ export interface Event {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `EventListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -200,6 +202,8 @@ export interface Tier {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `TierListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -313,6 +317,8 @@ export interface Order {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `OrderListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -360,6 +366,8 @@ export interface Ticket {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `TicketListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -412,6 +420,8 @@ export interface Attendee {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `AttendeeListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -460,6 +470,8 @@ export interface Checkin {
   created_at: string;
   /** Equal to `created_at`: check-ins never change. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `CheckinListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -534,6 +546,8 @@ export interface Payout {
   created_at: string;
   /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `PayoutListQuerySchema` of @boxoffice/contract, as the API accepts it. */
@@ -567,6 +581,8 @@ export interface WebhookEndpoint {
   created_at: string;
   /** When the endpoint was last changed. */
   updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
 }
 
 /** `WebhookEndpointWithSecretSchema` of @boxoffice/contract, as the API returns it. */
@@ -603,4 +619,53 @@ export interface WebhookEndpointUpdateParams {
   description?: string | null | undefined;
   /** `disabled` stops the deliveries; `enabled` starts them again. */
   status?: WebhookEndpointStatus | undefined;
+}
+
+/** `TestOrderSchema` of @boxoffice/contract, as the API returns it. */
+export interface TestOrder extends Order {
+  /** The order's tickets, each with its barcode secret (`code`), ready to be checked in. */
+  tickets: Array<Ticket>;
+  /** The tickets' attendees, in the order of `tickets`. */
+  attendees: Array<Attendee>;
+}
+
+/** `TestOrderCreateSchema` of @boxoffice/contract, as the API accepts it. */
+export interface TestOrderCreateParams {
+  /** The event, `evt_…`: a published one of the test data (an unknown one is a 422). */
+  event_id: string;
+  /** The ticket tier to sell, `tier_…`, of that event; on sale now. */
+  tier_id: string;
+  /** How many tickets: 1 to 20, and at most the tier's `max_per_order` and what is left. */
+  quantity: number;
+  /** The buyer's name, 1–200 characters (default `Test Buyer`); the attendee of each ticket. */
+  buyer_name?: string | undefined;
+  /** The buyer's email address (default `test.buyer@example.com`). */
+  buyer_email?: string | undefined;
+}
+
+/** `TestPayoutAdvanceSchema` of @boxoffice/contract, as the API accepts it. */
+export interface TestPayoutAdvanceParams {
+  /**
+   * `true` fails the payout instead of paying it (a pending one by way of `in_transit`), with a
+   * `failure_reason`. Default `false`.
+   */
+  fail?: boolean | undefined;
+}
+
+/** `TestDataResetSchema` of @boxoffice/contract, as the API returns it. */
+export interface TestDataReset {
+  /** Events of the new sample data. */
+  events: number;
+  /** Ticket tiers of the new sample data. */
+  tiers: number;
+  /** Orders of the new sample data. */
+  orders: number;
+  /** Tickets of the new sample data. */
+  tickets: number;
+  /** Attendees of the new sample data. */
+  attendees: number;
+  /** Check-ins of the new sample data. */
+  checkins: number;
+  /** Payouts of the new sample data. */
+  payouts: number;
 }

@@ -35,7 +35,10 @@ export const checkinsRouter = (onScan: (outcome: ScanOutcome) => void = () => un
         const answer = await write(res, async (tx) => {
           const checkin = await recordCheckin(tx, body);
           scan.recorded = true;
-          return { status: 201 as const, body: { data: toCheckinResource(checkin) } };
+          return {
+            status: 201 as const,
+            body: { data: toCheckinResource(checkin, tx.livemode) },
+          };
         });
         // A replayed answer is not a new scan.
         if (scan.recorded) onScan({ direction, admitted: true });

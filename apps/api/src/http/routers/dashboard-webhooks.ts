@@ -22,9 +22,10 @@ import {
 import { revealSecret } from '../../modules/webhooks/webhook-secret.service';
 import { dashboardSessionOf } from '../locals';
 
+/** The signed-in user's organisation: a live one (the dashboard shows live data). */
 const tenant = (res: Response): TenantContext => {
   const { em, organisation } = dashboardSessionOf(res);
-  return { em, organisationId: organisation.id };
+  return { em, organisationId: organisation.id, livemode: true };
 };
 
 const secretView = (row: { secret: string; previous_secret_expires_at: Date | null }) => ({
@@ -45,19 +46,32 @@ export const dashboardWebhookHandlers = (
   limits: Pick<AttemptLimits, 'testEventsByEndpoint' | 'testEventsByOrganisation'>,
 ) => ({
   listWebhooks: async ({ res }: { res: Response }) => {
-    const { rows } = await listEndpoints(tenant(res), { page: 1, limit: MAX_ENDPOINTS });
-    return { status: 200 as const, body: { data: rows.map(toWebhookEndpointResource) } };
+    const ctx = tenant(res);
+    const { rows } = await listEndpoints(ctx, { page: 1, limit: MAX_ENDPOINTS });
+    return {
+      status: 200 as const,
+      body: { data: rows.map((row) => toWebhookEndpointResource(row, ctx.livemode)) },
+    };
   },
-  createWebhook: async ({ body, res }: { body: WebhookEndpointCreate; res: Response }) => ({
-    status: 201 as const,
-    body: { data: withSecret(await createEndpoint(tenant(res), body, policy)) },
-  }),
-  updateWebhook: async ({ params, body, res }: Params & { body: WebhookEndpointUpdate }) => ({
-    status: 200 as const,
-    body: {
-      data: toWebhookEndpointResource(await updateEndpoint(tenant(res), params.id, body, policy)),
-    },
-  }),
+  createWebhook: async ({ body, res }: { body: WebhookEndpointCreate; res: Response }) => {
+    const ctx = tenant(res);
+    return {
+      status: 201 as const,
+      body: { data: withSecret(await createEndpoint(ctx, body, policy), ctx.livemode) },
+    };
+  },
+  updateWebhook: async ({ params, body, res }: Params & { body: WebhookEndpointUpdate }) => {
+    const ctx = tenant(res);
+    return {
+      status: 200 as const,
+      body: {
+        data: toWebhookEndpointResource(
+          await updateEndpoint(ctx, params.id, body, policy),
+          ctx.livemode,
+        ),
+      },
+    };
+  },
   deleteWebhook: async ({ params, res }: Params) => ({
     status: 200 as const,
     body: { data: { ...(await deleteEndpoint(tenant(res), params.id)), deleted: true as const } },

@@ -10,6 +10,7 @@ import type { ScanOutcome } from '../metrics';
 import type { UrlPolicy } from '../../modules/webhooks/url-guard';
 import { checkinsRouter } from './checkins.router';
 import { readHandlers } from './read-handlers';
+import { testHelpersRouter } from './test-helpers.router';
 import { webhookEndpointsRouter } from './webhook-endpoints.router';
 import { writeHandlers } from './write-handlers';
 
@@ -17,7 +18,8 @@ const s = initServer();
 
 /**
  * The public API, resource by resource: each one's reads (its list and one object by id), and the
- * writes of those the API changes. Check-ins, which count every scan, have a router of their own.
+ * writes of those the API changes. Check-ins, which count every scan, have a router of their own, as
+ * have webhook endpoints and the test helpers.
  */
 export const publicRouter = (onScan: (outcome: ScanOutcome) => void, webhookUrls: UrlPolicy) =>
   s.router(contract, {
@@ -73,4 +75,5 @@ export const publicRouter = (onScan: (outcome: ScanOutcome) => void, webhookUrls
       render: payouts.toPayoutResource,
     }),
     webhookEndpoints: webhookEndpointsRouter(webhookUrls),
+    testHelpers: testHelpersRouter(),
   });

@@ -15,7 +15,8 @@ export interface ReadableResource<Row, Resource, Filters extends PageRequest> {
   /** Plain statements only (db/pages.ts): `ctx.em` may be the ORM's own, not a request's fork. */
   list(ctx: TenantContext, filters: Filters): Promise<Page<Row>>;
   get(ctx: TenantContext, id: string): Promise<Row>;
-  render(row: Row): Resource;
+  /** The row as the contract's resource, in the key's mode (`livemode`). */
+  render(row: Row, livemode: boolean): Resource;
 }
 
 /** A list request as the contract parses it: the filters, and `page` or `cursor`, and `limit`. */
@@ -101,7 +102,7 @@ export function readHandlers<Row, Resource, Filters extends PageRequest>(
       return {
         status: 200 as const,
         body: {
-          data: found.data.map((row) => resource.render(row)),
+          data: found.data.map((row) => resource.render(row, ctx.livemode)),
           total,
           page: walk.page,
           limit,
@@ -110,9 +111,12 @@ export function readHandlers<Row, Resource, Filters extends PageRequest>(
         },
       };
     },
-    get: async ({ params, res }: { params: { id: string }; res: Response }) => ({
-      status: 200 as const,
-      body: { data: resource.render(await resource.get(tenantOf(res), params.id)) },
-    }),
+    get: async ({ params, res }: { params: { id: string }; res: Response }) => {
+      const ctx = tenantOf(res);
+      return {
+        status: 200 as const,
+        body: { data: resource.render(await resource.get(ctx, params.id), ctx.livemode) },
+      };
+    },
   };
 }

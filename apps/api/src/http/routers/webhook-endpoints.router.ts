@@ -19,23 +19,31 @@ const s = initServer();
 export const webhookEndpointsRouter = (policy: UrlPolicy) =>
   s.router(contract.webhookEndpoints, {
     list: async ({ query, res }) => {
+      const ctx = tenantOf(res);
       const page = { page: query.page ?? 1, limit: query.limit };
-      const { rows, total } = await listEndpoints(tenantOf(res), page);
+      const { rows, total } = await listEndpoints(ctx, page);
       return {
         status: 200 as const,
-        body: { data: rows.map(toWebhookEndpointResource), total, ...page },
+        body: {
+          data: rows.map((row) => toWebhookEndpointResource(row, ctx.livemode)),
+          total,
+          ...page,
+        },
       };
     },
-    get: async ({ params, res }) => ({
-      status: 200 as const,
-      body: { data: toWebhookEndpointResource(await getEndpoint(tenantOf(res), params.id)) },
-    }),
+    get: async ({ params, res }) => {
+      const ctx = tenantOf(res);
+      return {
+        status: 200 as const,
+        body: { data: toWebhookEndpointResource(await getEndpoint(ctx, params.id), ctx.livemode) },
+      };
+    },
     create: ({ body, res }) =>
       write(
         res,
         async (tx) => ({
           status: 201 as const,
-          body: { data: withSecret(await createEndpoint(tx, body, policy)) },
+          body: { data: withSecret(await createEndpoint(tx, body, policy), tx.livemode) },
         }),
         { holdsSecret: true },
       ),
@@ -43,7 +51,10 @@ export const webhookEndpointsRouter = (policy: UrlPolicy) =>
       write(res, async (tx) => ({
         status: 200 as const,
         body: {
-          data: toWebhookEndpointResource(await updateEndpoint(tx, params.id, body, policy)),
+          data: toWebhookEndpointResource(
+            await updateEndpoint(tx, params.id, body, policy),
+            tx.livemode,
+          ),
         },
       })),
     delete: async ({ params, res }) => ({

@@ -6,7 +6,8 @@ import { write } from '../write';
 export interface WritableResource<Row, Resource, Create, Update> {
   create(ctx: TenantContext, body: Create): Promise<Row>;
   update(ctx: TenantContext, id: string, body: Update): Promise<Row>;
-  render(row: Row): Resource;
+  /** The row as the contract's resource, in the key's mode (`livemode`). */
+  render(row: Row, livemode: boolean): Resource;
 }
 
 /**
@@ -20,12 +21,12 @@ export function writeHandlers<Row, Resource, Create, Update>(
     create: ({ body, res }: { body: Create; res: Response }) =>
       write(res, async (tx) => ({
         status: 201 as const,
-        body: { data: resource.render(await resource.create(tx, body)) },
+        body: { data: resource.render(await resource.create(tx, body), tx.livemode) },
       })),
     update: ({ params, body, res }: { params: { id: string }; body: Update; res: Response }) =>
       write(res, async (tx) => ({
         status: 200 as const,
-        body: { data: resource.render(await resource.update(tx, params.id, body)) },
+        body: { data: resource.render(await resource.update(tx, params.id, body), tx.livemode) },
       })),
   };
 }

@@ -10,7 +10,7 @@ export const ApiKeySchema = defineEntity({
     id: primaryId('apiKey'),
     organisationId: p.text().index('api_keys_organisation_id_index'),
     name: p.text(),
-    /** `bxo_live_…` plus the last four characters, for lists. */
+    /** The key's prefix (`bxo_live_` or `bxo_test_`), `…` and its last four characters, for lists. */
     hint: p.text(),
     /** SHA-256 (hex) of the whole key; the key itself is never stored. */
     keyHash: p.text().unique('api_keys_key_hash_unique'),

@@ -5,7 +5,7 @@ import type { Plan } from '../organisations/organisation.entity';
 /** `last_used_at` is refreshed at most this often, so authentication is not a write per request. */
 const LAST_USED_RESOLUTION_S = 60;
 
-/** A key found by its hash, with its organisation's plan. */
+/** A key found by its hash, with its mode and the plan of its live organisation. */
 export interface KeyRow {
   id: string;
   organisation_id: string;
@@ -14,14 +14,19 @@ export interface KeyRow {
   revoked_at: Date | null;
   /** `last_used_at` is older than the resolution (or unset). */
   stale: boolean;
+  /** False for a key of a test environment. */
+  livemode: boolean;
+  /** The live organisation's plan: a test environment has its live organisation's. */
   plan: Plan;
 }
 
 const BY_HASH = statement<KeyRow, { keyHash: string }>(
-  `select k.id, k.organisation_id, k.key_hash, k.scopes, o.plan, k.revoked_at,
+  `select k.id, k.organisation_id, k.key_hash, k.scopes, coalesce(live.plan, o.plan) as plan,
+          k.revoked_at, o.live_organisation_id is null as livemode,
           (k.last_used_at is null
            or k.last_used_at < now() - interval '${LAST_USED_RESOLUTION_S} seconds') as stale
      from api_keys k join organisations o on o.id = k.organisation_id
+     left join organisations live on live.id = o.live_organisation_id
     where k.key_hash = $1`,
   (v) => [v.keyHash],
 );

@@ -6,19 +6,28 @@ import { randomBase62 } from '../../core/ids';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { transaction } from '../../db/driver';
 import type { Plan } from '../organisations/organisation.entity';
-import { lockOrganisation } from '../organisations/organisation.service';
+import { livemode, lockOrganisation } from '../organisations/organisation.service';
 import { ApiKey } from './api-key.entity';
 import { findKeyByHash, touchKey } from './api-key.repository';
 
+/** A live key's prefix: it sees and changes live data. */
 export const KEY_PREFIX = 'bxo_live_';
+/** A test key's prefix: it sees and changes its organisation's test environment only. */
+export const TEST_KEY_PREFIX = 'bxo_test_';
+/** The prefix of a key for an organisation in this mode. */
+export const keyPrefixOf = (livemode: boolean): string => (livemode ? KEY_PREFIX : TEST_KEY_PREFIX);
 /** 40 base62 characters: about 238 bits, far past the 32-character minimum. */
 const KEY_RANDOM_LENGTH = 40;
-const KEY_PATTERN = /^bxo_live_[0-9A-Za-z]{32,128}$/;
+const KEY_PATTERN = /^bxo_(?:live|test)_[0-9A-Za-z]{32,128}$/;
 /** Whether `raw` has the shape of a key this server generates (only those are looked up). */
 export const isKeyFormat = (raw: string): boolean => KEY_PATTERN.test(raw);
 
-/** The hint of a raw key, as the dashboard shows it: its prefix and last four characters. */
-export const hintOf = (raw: string): string => `${KEY_PREFIX}…${raw.slice(-4)}`;
+/**
+ * The hint of a raw key, as the dashboard shows it: its own prefix (`bxo_live_` or `bxo_test_`)
+ * and last four characters. A key of neither kind is hinted as a live one.
+ */
+export const hintOf = (raw: string): string =>
+  `${raw.startsWith(TEST_KEY_PREFIX) ? TEST_KEY_PREFIX : KEY_PREFIX}…${raw.slice(-4)}`;
 
 /** Active (unrevoked) keys an organisation may have: enough for every app, not a key store. */
 export const MAX_ACTIVE_KEYS = 50;
@@ -80,7 +89,8 @@ export async function generateKey(
         `This organisation already has ${MAX_ACTIVE_KEYS} active API keys, the most it can have. Revoke a key it no longer uses, then generate a new one.`,
       );
     }
-    const raw = `${KEY_PREFIX}${randomBase62(KEY_RANDOM_LENGTH)}`;
+    // A test environment's keys are test keys.
+    const raw = `${keyPrefixOf(livemode(org))}${randomBase62(KEY_RANDOM_LENGTH)}`;
     const apiKey = tx.create(ApiKey, {
       organisationId: org.id,
       name,
@@ -122,6 +132,9 @@ export async function revokeKey(
 export interface AuthenticatedKey {
   apiKeyId: string;
   organisationId: string;
+  /** False for a test key (its organisation is a test environment). */
+  livemode: boolean;
+  /** The live organisation's plan, which a test environment's keys share. */
   plan: Plan;
   scopes: Scope[];
 }
@@ -133,7 +146,8 @@ export type KeyIdentity =
   | { status: 'unknown' };
 
 /**
- * Finds the key for a raw bearer token, with its organisation's plan, in one indexed query.
+ * Finds the key for a raw bearer token, with its mode and its (live) organisation's plan, in one
+ * indexed query.
  * Nothing is cached, so a revocation or plan change applies to the very next request on every
  * instance. A token not in the key format is `unknown` without a query.
  */
@@ -154,6 +168,7 @@ export async function authenticateKey(em: EntityManager, raw: string): Promise<K
     key: {
       apiKeyId: row.id,
       organisationId: row.organisation_id,
+      livemode: row.livemode,
       plan: row.plan,
       scopes: row.scopes,
     },

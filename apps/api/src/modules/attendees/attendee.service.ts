@@ -2,11 +2,12 @@ import type { Attendee as AttendeeResource } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { iso } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
-import { getOwned } from '../../db/owned';
+import { deleteAllOwned, getOwned } from '../../db/owned';
 import { findPage, likeEscape, type Page, type PageRequest } from '../../db/pages';
 import { Attendee } from './attendee.entity';
 
-export const toAttendeeResource = (attendee: Attendee): AttendeeResource => ({
+/** The attendee as the API renders it; `livemode` says whether it is live data or test data. */
+export const toAttendeeResource = (attendee: Attendee, livemode: boolean): AttendeeResource => ({
   id: attendee.id,
   ticket_id: attendee.ticketId,
   order_id: attendee.orderId,
@@ -17,6 +18,7 @@ export const toAttendeeResource = (attendee: Attendee): AttendeeResource => ({
   company: attendee.company ?? null,
   answers: attendee.answers,
   checked_in: attendee.checkedIn,
+  livemode,
   created_at: iso(attendee.createdAt),
   updated_at: iso(attendee.updatedAt),
 });
@@ -93,3 +95,7 @@ export async function markAttendeesOut(
   }
   return attendees;
 }
+
+/** Deletes all the organisation's attendees (a test environment's reset); how many. */
+export const deleteAllAttendees = (ctx: TenantContext): Promise<number> =>
+  deleteAllOwned(ctx, Attendee);

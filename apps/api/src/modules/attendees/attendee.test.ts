@@ -24,6 +24,7 @@ const ATTENDEE = {
     'company',
     'answers',
     'checked_in',
+    'livemode',
     'created_at',
     'updated_at',
   ],

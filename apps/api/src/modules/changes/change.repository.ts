@@ -31,6 +31,11 @@ const PURGE_BEFORE = statement<{ purged: string }, { before: Date }>(
   (v) => [v.before],
 );
 
+const DELETE_OF_ORGANISATION = statement<never, { organisationId: string }>(
+  `delete from change_records where organisation_id = $1`,
+  (v) => [v.organisationId],
+);
+
 export async function insertRecords(on: Runner, records: NewRecords): Promise<void> {
   await exec(on, INSERT_RECORDS, records);
 }
@@ -39,4 +44,9 @@ export async function insertRecords(on: Runner, records: NewRecords): Promise<vo
 export async function purgeRecords(on: Runner, before: Date): Promise<number> {
   const [row] = await exec(on, PURGE_BEFORE, { before });
   return Number(row?.purged ?? 0);
+}
+
+/** Deletes every record of the organisation's (a test environment's reset). */
+export async function deleteOrganisationRecords(on: Runner, organisationId: string): Promise<void> {
+  await exec(on, DELETE_OF_ORGANISATION, { organisationId });
 }

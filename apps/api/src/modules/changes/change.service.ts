@@ -1,7 +1,7 @@
 import type { WebhookEventType } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { clock } from '../../db/driver';
-import { insertRecords, purgeRecords } from './change.repository';
+import { deleteOrganisationRecords, insertRecords, purgeRecords } from './change.repository';
 
 /** What a change is: the contract's list of webhook event types (`ticket.updated`, …). */
 export type ChangeType = WebhookEventType;
@@ -35,4 +35,9 @@ export async function recordChanges(ctx: TenantContext, changes: readonly Change
 /** Deletes change records past their retention; returns how many. */
 export function purgeChanges(em: TenantContext['em']): Promise<number> {
   return purgeRecords(em, new Date(Date.now() - CHANGE_RETENTION_DAYS * 24 * 3600 * 1000));
+}
+
+/** Deletes every change record of the organisation's (a test environment's reset). */
+export function deleteAllChanges(ctx: TenantContext): Promise<void> {
+  return deleteOrganisationRecords(ctx.em, ctx.organisationId);
 }

@@ -196,7 +196,7 @@ describe('change records', () => {
   it('are refused outside a transaction', async () => {
     const orm = await getTestOrm();
     await expect(
-      recordChanges({ em: orm.em.fork(), organisationId: 'org_x' }, [
+      recordChanges({ em: orm.em.fork(), organisationId: 'org_x', livemode: true }, [
         { type: 'event.updated', object: { id: 'evt_x' } },
       ]),
     ).rejects.toThrow('in the transaction of their change');

@@ -8,7 +8,7 @@ import { conflict, notFound, unprocessable } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { iso } from '../../core/iso-time';
 import { clock, inTransaction } from '../../db/driver';
-import { getOwned } from '../../db/owned';
+import { deleteAllOwned, getOwned } from '../../db/owned';
 import { findPage, type ListFilter, type Page, type PageRequest } from '../../db/pages';
 import { toAttendeeResource } from '../attendees/attendee.service';
 import { recordChanges } from '../changes/change.service';
@@ -16,7 +16,8 @@ import { lockTicket, toTicketResource } from '../tickets/ticket.service';
 import { Checkin } from './checkin.entity';
 import { recordScan, type CheckinRow } from './checkin.repository';
 
-export const toCheckinResource = (checkin: CheckinRow): CheckinResource => ({
+/** The check-in as the API renders it; `livemode` says whether it is live data or test data. */
+export const toCheckinResource = (checkin: CheckinRow, livemode: boolean): CheckinResource => ({
   id: checkin.id,
   ticket_id: checkin.ticketId,
   attendee_id: checkin.attendeeId,
@@ -26,6 +27,7 @@ export const toCheckinResource = (checkin: CheckinRow): CheckinResource => ({
   device_id: checkin.deviceId ?? null,
   scanned_at: iso(checkin.scannedAt),
   api_key_id: checkin.apiKeyId ?? null,
+  livemode,
   created_at: iso(checkin.createdAt),
   updated_at: iso(checkin.updatedAt),
 });
@@ -115,12 +117,16 @@ export async function recordCheckin(
       at,
     });
     await recordChanges(tx, [
-      { type: 'ticket.updated', object: toTicketResource(admitted) },
+      { type: 'ticket.updated', object: toTicketResource(admitted, tx.livemode) },
       ...(attendee
-        ? [{ type: 'attendee.updated' as const, object: toAttendeeResource(attendee) }]
+        ? [{ type: 'attendee.updated' as const, object: toAttendeeResource(attendee, tx.livemode) }]
         : []),
-      { type: 'checkin.created', object: toCheckinResource(checkin) },
+      { type: 'checkin.created', object: toCheckinResource(checkin, tx.livemode) },
     ]);
     return checkin;
   });
 }
+
+/** Deletes all the organisation's check-ins (a test environment's reset); how many. */
+export const deleteAllCheckins = (ctx: TenantContext): Promise<number> =>
+  deleteAllOwned(ctx, Checkin);

@@ -3,7 +3,7 @@ import { getTestOrm } from '../../../test/setup';
 import type { Orm } from '../../db/orm';
 import { AppError } from '../../core/errors';
 import { createOrganisation } from '../organisations/organisation.service';
-import { seedDemoData, type SeedCounts } from './demo-data';
+import { seedDemoData, type SeedCounts } from './demo.service';
 
 let orm: Orm;
 beforeAll(async () => {

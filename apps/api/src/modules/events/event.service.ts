@@ -8,7 +8,7 @@ import {
 } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict } from '../../core/errors';
-import { findOwned, getOwned, type Lock } from '../../db/owned';
+import { deleteAllOwned, findOwned, getOwned, type Lock } from '../../db/owned';
 import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
@@ -17,7 +17,8 @@ import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { Event } from './event.entity';
 
-export const toEventResource = (event: Event): EventResource => ({
+/** The event as the API renders it; `livemode` says whether it is live data or test data. */
+export const toEventResource = (event: Event, livemode: boolean): EventResource => ({
   id: event.id,
   name: event.name,
   description: event.description ?? null,
@@ -31,6 +32,7 @@ export const toEventResource = (event: Event): EventResource => ({
   status: event.status,
   published_at: isoOrNull(event.publishedAt),
   cancelled_at: isoOrNull(event.cancelledAt),
+  livemode,
   created_at: iso(event.createdAt),
   updated_at: iso(event.updatedAt),
 });
@@ -103,7 +105,9 @@ export function createEvent(ctx: TenantContext, input: EventCreate): Promise<Eve
     // Published as it was created.
     if (status === 'published') event.publishedAt = event.createdAt;
     checkTimes(event);
-    await recordChanges(tx, [{ type: 'event.created', object: toEventResource(event) }]);
+    await recordChanges(tx, [
+      { type: 'event.created', object: toEventResource(event, tx.livemode) },
+    ]);
     return event;
   });
 }
@@ -186,7 +190,12 @@ export async function updateEvent(
     checkTimes(event);
     // The flush stamps `updatedAt`; the change record renders the row as it is stored.
     await tx.em.flush();
-    await recordChanges(tx, [{ type: 'event.updated', object: toEventResource(event) }]);
+    await recordChanges(tx, [
+      { type: 'event.updated', object: toEventResource(event, tx.livemode) },
+    ]);
     return event;
   });
 }
+
+/** Deletes all the organisation's events (a test environment's reset); how many. */
+export const deleteAllEvents = (ctx: TenantContext): Promise<number> => deleteAllOwned(ctx, Event);

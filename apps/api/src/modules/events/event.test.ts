@@ -36,6 +36,7 @@ const EVENT = {
     'status',
     'published_at',
     'cancelled_at',
+    'livemode',
     'created_at',
     'updated_at',
   ],

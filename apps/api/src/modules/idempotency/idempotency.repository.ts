@@ -56,6 +56,11 @@ const PURGE = statement<{ purged: string }, { at: Date }>(
   (v) => [v.at],
 );
 
+const DELETE_OF_KEYS = statement<never, { apiKeyIds: string[] }>(
+  `delete from idempotency_records where api_key_id = any($1::text[])`,
+  (v) => [v.apiKeyIds],
+);
+
 /** Locks the key for the rest of the transaction; false when it is held elsewhere. */
 export async function tryLockKey(on: Runner, of: KeyOf): Promise<boolean> {
   const [row] = await exec(on, TRY_LOCK, { lock: `idempotency:${of.apiKeyId}:${of.key}` });
@@ -132,4 +137,9 @@ export async function resealAnswers(
   rows: { apiKeyId: string; key: string; body: string }[],
 ): Promise<void> {
   if (rows.length > 0) await exec(on, RESEAL, { rows });
+}
+
+/** Deletes every answer stored for these API keys. */
+export async function deleteAnswersOf(on: Runner, apiKeyIds: string[]): Promise<void> {
+  await exec(on, DELETE_OF_KEYS, { apiKeyIds });
 }

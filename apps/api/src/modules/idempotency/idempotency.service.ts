@@ -5,6 +5,7 @@ import { clock, transaction } from '../../db/driver';
 import { keptKeyIds, secretBox, type ResealScope } from '../../db/secret-keys';
 import {
   answersToReseal,
+  deleteAnswersOf,
   purgeAnswers,
   readAnswer,
   resealAnswers,
@@ -127,6 +128,10 @@ export async function runOnce<A extends Answer>(
 /** Deletes records past their 24 hours; returns how many. */
 export const purgeExpiredIdempotencyKeys = (em: EntityManager): Promise<number> =>
   purgeAnswers(em, new Date());
+
+/** Forgets every answer stored for these API keys, expired or not (a test environment's reset). */
+export const forgetAnswers = (em: EntityManager, apiKeyIds: string[]): Promise<void> =>
+  deleteAnswersOf(em, apiKeyIds);
 
 /** Answers re-encrypted per transaction. */
 const RESEAL_BATCH = 200;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesOf, lastPosition, tenantContext } from '../../../test/fixtures';
+import { changesOf, lastPosition, contextOf } from '../../../test/fixtures';
 import { createTenant, getTestOrm } from '../../../test/setup';
 import type { TenantContext } from '../../core/context';
 import { poolOf } from '../../db/driver';
@@ -34,7 +34,7 @@ interface SaleOptions {
 /** A fresh organisation with a published event a month away and one tier on sale. */
 async function onSale(options: SaleOptions = {}) {
   const tenant = await createTenant();
-  const ctx = await tenantContext(tenant.organisationId);
+  const ctx = await contextOf(tenant.organisationId);
   const startsAt = inDays(30);
   const event = await createEvent(ctx, {
     name: 'Harbour Lights Festival',
@@ -80,7 +80,7 @@ describe('issueOrder', () => {
     const { tenant, organisationId, event, tier } = await onSale({ quantityTotal: 5 });
     const before = await lastPosition(organisationId);
 
-    const issued = await issueOrder(await tenantContext(organisationId), {
+    const issued = await issueOrder(await contextOf(organisationId), {
       eventId: event.id,
       tierId: tier.id,
       quantity: 3,
@@ -119,7 +119,7 @@ describe('issueOrder', () => {
     }
     expect(new Set(tickets.map((t) => t.code)).size).toBe(3);
 
-    const stocked = await getTier(await tenantContext(organisationId), tier.id);
+    const stocked = await getTier(await contextOf(organisationId), tier.id);
     expect(stocked).toMatchObject({ quantitySold: 3, status: 'on_sale' });
 
     // The change records, in order, hold each object as it is now stored.
@@ -132,36 +132,36 @@ describe('issueOrder', () => {
       ]),
       ['tier.updated', tier.id],
     ]);
-    const ctx = await tenantContext(organisationId);
+    const ctx = await contextOf(organisationId);
     const stored = [
-      toOrderResource(await getOrder(ctx, order.id)),
+      toOrderResource(await getOrder(ctx, order.id), true),
       ...(
         await Promise.all(
           tickets.map(async (t) => [
-            toTicketResource(await getTicket(ctx, t.id)),
-            toAttendeeResource(await getAttendee(ctx, t.attendeeId)),
+            toTicketResource(await getTicket(ctx, t.id), true),
+            toAttendeeResource(await getAttendee(ctx, t.attendeeId), true),
           ]),
         )
       ).flat(),
-      toTierResource(stocked),
+      toTierResource(stocked, true),
     ];
     expect(changes.map((c) => c.data)).toEqual(stored);
 
     // A door scans a ticket by its code.
     const first = tickets[0]!;
     const checkin = await recordCheckin(
-      { ...(await tenantContext(organisationId)), apiKeyId: tenant.apiKeyId },
+      { ...(await contextOf(organisationId)), apiKeyId: tenant.apiKeyId },
       { code: first.code, event_id: event.id },
     );
     expect(checkin).toMatchObject({ ticketId: first.id, attendeeId: first.attendeeId });
-    const scanned = await getTicket(await tenantContext(organisationId), first.id);
+    const scanned = await getTicket(await contextOf(organisationId), first.id);
     expect(scanned.status).toBe('checked_in');
   });
 
   it('takes attendees, a fee and a moment; sells the last tickets and shows the tier sold out', async () => {
     const { organisationId, event, tier } = await onSale({ quantityTotal: 2, price: 0 });
     const at = new Date(Date.now() - 3 * DAY);
-    const { order, attendees } = await issueOrder(await tenantContext(organisationId), {
+    const { order, attendees } = await issueOrder(await contextOf(organisationId), {
       eventId: event.id,
       tierId: tier.id,
       quantity: 2,
@@ -190,7 +190,7 @@ describe('issueOrder', () => {
       ['Ada', 'Analytical', at],
       ['Charles', null, at],
     ]);
-    const soldOut = await getTier(await tenantContext(organisationId), tier.id);
+    const soldOut = await getTier(await contextOf(organisationId), tier.id);
     expect(soldOut).toMatchObject({ quantitySold: 2, status: 'sold_out' });
   });
 
@@ -198,7 +198,7 @@ describe('issueOrder', () => {
     const sale = await onSale({ quantityTotal: 4, maxPerOrder: 3 });
     const { organisationId, event, tier } = sale;
     const other = await onSale();
-    await issueOrder(await tenantContext(organisationId), {
+    await issueOrder(await contextOf(organisationId), {
       eventId: event.id,
       tierId: tier.id,
       quantity: 2,
@@ -221,14 +221,14 @@ describe('issueOrder', () => {
     const before = await snapshot(organisationId);
     for (const [what, change, status, code] of refusals) {
       await expect(
-        issueOrder(await tenantContext(organisationId), { ...base, ...change }),
+        issueOrder(await contextOf(organisationId), { ...base, ...change }),
         what,
       ).rejects.toMatchObject({ status, code });
     }
     expect(await snapshot(organisationId)).toEqual(before);
 
     // A tier of another event of the organisation.
-    const second = await createEvent(await tenantContext(organisationId), {
+    const second = await createEvent(await contextOf(organisationId), {
       name: 'Second night',
       timezone: 'Europe/Dublin',
       starts_at: inDays(40).toISOString(),
@@ -238,7 +238,7 @@ describe('issueOrder', () => {
     });
     const before2 = await snapshot(organisationId);
     await expect(
-      issueOrder(await tenantContext(organisationId), { ...base, eventId: second.id }),
+      issueOrder(await contextOf(organisationId), { ...base, eventId: second.id }),
     ).rejects.toMatchObject({ status: 422, code: 'wrong_event' });
     expect(await snapshot(organisationId)).toEqual(before2);
   });
@@ -253,10 +253,10 @@ describe('issueOrder', () => {
       ];
     for (const [what, options, prepare] of cases) {
       const { organisationId, event, tier } = await onSale(options);
-      await prepare(tier.id, await tenantContext(organisationId));
+      await prepare(tier.id, await contextOf(organisationId));
       const before = await snapshot(organisationId);
       await expect(
-        issueOrder(await tenantContext(organisationId), {
+        issueOrder(await contextOf(organisationId), {
           eventId: event.id,
           tierId: tier.id,
           quantity: 1,
@@ -267,10 +267,10 @@ describe('issueOrder', () => {
     }
     // A hidden tier sells (to those given its link).
     const hidden = await onSale();
-    await updateTier(await tenantContext(hidden.organisationId), hidden.tier.id, {
+    await updateTier(await contextOf(hidden.organisationId), hidden.tier.id, {
       status: 'hidden',
     });
-    const { order } = await issueOrder(await tenantContext(hidden.organisationId), {
+    const { order } = await issueOrder(await contextOf(hidden.organisationId), {
       eventId: hidden.event.id,
       tierId: hidden.tier.id,
       quantity: 1,
@@ -281,7 +281,7 @@ describe('issueOrder', () => {
   it('refuses an event that is not on sale: draft, cancelled, completed', async () => {
     for (const status of ['draft', 'cancelled', 'completed'] as const) {
       const { organisationId, event, tier } = await onSale();
-      const ctx = await tenantContext(organisationId);
+      const ctx = await contextOf(organisationId);
       if (status === 'draft') {
         // A draft event with a tier: created as a draft.
         const draft = await createEvent(ctx, {
@@ -291,14 +291,14 @@ describe('issueOrder', () => {
           ends_at: inDays(21).toISOString(),
           currency: 'EUR',
         });
-        const draftTier = await createTier(await tenantContext(organisationId), {
+        const draftTier = await createTier(await contextOf(organisationId), {
           event_id: draft.id,
           name: 'Seated',
           price: 1000,
         });
         const before = await snapshot(organisationId);
         await expect(
-          issueOrder(await tenantContext(organisationId), {
+          issueOrder(await contextOf(organisationId), {
             eventId: draft.id,
             tierId: draftTier.id,
             quantity: 1,
@@ -310,7 +310,7 @@ describe('issueOrder', () => {
       await updateEvent(ctx, event.id, { status });
       const before = await snapshot(organisationId);
       await expect(
-        issueOrder(await tenantContext(organisationId), {
+        issueOrder(await contextOf(organisationId), {
           eventId: event.id,
           tierId: tier.id,
           quantity: 1,
@@ -331,7 +331,7 @@ describe('issueOrder', () => {
       await blocker.query('begin');
       await blocker.query('select id from ticket_tiers where id = $1 for update', [tier.id]);
       const racing = [1, 2].map(async () =>
-        issueOrder(await tenantContext(organisationId), {
+        issueOrder(await contextOf(organisationId), {
           eventId: event.id,
           tierId: tier.id,
           quantity: 1,
@@ -373,7 +373,7 @@ describe('issueOrder', () => {
     }
     const counts = await snapshot(organisationId);
     expect(counts).toMatchObject({ orders: 1, tickets: 1, attendees: 1 });
-    expect(await getTier(await tenantContext(organisationId), tier.id)).toMatchObject({
+    expect(await getTier(await contextOf(organisationId), tier.id)).toMatchObject({
       quantitySold: 1,
       status: 'sold_out',
     });
@@ -383,7 +383,7 @@ describe('issueOrder', () => {
 describe('refundOrder', () => {
   it('refunds a paid order: tickets void (a checked-in one too), seats back, records', async () => {
     const { tenant, organisationId, event, tier } = await onSale({ quantityTotal: 2 });
-    const { order, tickets } = await issueOrder(await tenantContext(organisationId), {
+    const { order, tickets } = await issueOrder(await contextOf(organisationId), {
       eventId: event.id,
       tierId: tier.id,
       quantity: 2,
@@ -391,19 +391,19 @@ describe('refundOrder', () => {
     });
     const inside = tickets[0]!;
     await recordCheckin(
-      { ...(await tenantContext(organisationId)), apiKeyId: tenant.apiKeyId },
+      { ...(await contextOf(organisationId)), apiKeyId: tenant.apiKeyId },
       { ticket_id: inside.id },
     );
     const before = await lastPosition(organisationId);
 
-    const refunded = await refundOrder(await tenantContext(organisationId), order.id);
+    const refunded = await refundOrder(await contextOf(organisationId), order.id);
 
     expect(refunded.order).toMatchObject({
       status: 'refunded',
       refundedAmount: order.total,
     });
     expect(refunded.order.cancelledAt).toEqual(refunded.order.updatedAt);
-    const ctx = await tenantContext(organisationId);
+    const ctx = await contextOf(organisationId);
     const stored = await Promise.all(tickets.map((t) => getTicket(ctx, t.id)));
     for (const ticket of stored) {
       expect(ticket).toMatchObject({ status: 'void', checkedInAt: null });
@@ -421,21 +421,21 @@ describe('refundOrder', () => {
       ['attendee.updated', inside.attendeeId],
       ['tier.updated', tier.id],
     ]);
-    expect(changes.at(0)?.data).toEqual(toOrderResource(await getOrder(ctx, order.id)));
-    expect(changes.at(-2)?.data).toEqual(toAttendeeResource(attendee));
-    expect(changes.at(-1)?.data).toEqual(toTierResource(tierAfter));
+    expect(changes.at(0)?.data).toEqual(toOrderResource(await getOrder(ctx, order.id), true));
+    expect(changes.at(-2)?.data).toEqual(toAttendeeResource(attendee, true));
+    expect(changes.at(-1)?.data).toEqual(toTierResource(tierAfter, true));
 
     // A void ticket admits nobody.
     await expect(
       recordCheckin(
-        { ...(await tenantContext(organisationId)), apiKeyId: tenant.apiKeyId },
+        { ...(await contextOf(organisationId)), apiKeyId: tenant.apiKeyId },
         { code: inside.code },
       ),
     ).rejects.toMatchObject({ status: 409, code: 'ticket_void' });
 
     // Refunding again is refused and changes nothing.
     const snap = await snapshot(organisationId);
-    await expect(refundOrder(await tenantContext(organisationId), order.id)).rejects.toMatchObject({
+    await expect(refundOrder(await contextOf(organisationId), order.id)).rejects.toMatchObject({
       status: 409,
       code: 'order_refunded',
     });
@@ -444,7 +444,7 @@ describe('refundOrder', () => {
 
   it('refuses cancelled, pending and unknown orders, and those of another organisation', async () => {
     const { organisationId, event, tier } = await onSale();
-    const ctx = () => tenantContext(organisationId);
+    const ctx = () => contextOf(organisationId);
     const pending = await placeOrder(await ctx(), {
       eventId: event.id,
       buyerName: 'Pending Payer',
@@ -466,7 +466,7 @@ describe('refundOrder', () => {
     });
     await cancelOrder(await ctx(), toCancel.id, { refund: false, at: new Date() });
     const other = await onSale();
-    const { order: foreign } = await issueOrder(await tenantContext(other.organisationId), {
+    const { order: foreign } = await issueOrder(await contextOf(other.organisationId), {
       eventId: other.event.id,
       tierId: other.tier.id,
       quantity: 1,

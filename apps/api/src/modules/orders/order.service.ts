@@ -2,7 +2,7 @@ import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxof
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict, notFound, unprocessable } from '../../core/errors';
 import { newId, newOrderReference } from '../../core/ids';
-import { findOwned, getOwned } from '../../db/owned';
+import { deleteAllOwned, findOwned, getOwned } from '../../db/owned';
 import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
@@ -29,7 +29,8 @@ import {
 } from '../tiers/tier.service';
 import { Order } from './order.entity';
 
-export const toOrderResource = (order: Order): OrderResource => ({
+/** The order as the API renders it; `livemode` says whether it is live data or test data. */
+export const toOrderResource = (order: Order, livemode: boolean): OrderResource => ({
   id: order.id,
   reference: order.reference,
   event_id: order.eventId,
@@ -45,6 +46,7 @@ export const toOrderResource = (order: Order): OrderResource => ({
   placed_at: iso(order.placedAt),
   paid_at: isoOrNull(order.paidAt),
   cancelled_at: isoOrNull(order.cancelledAt),
+  livemode,
   created_at: iso(order.createdAt),
   updated_at: iso(order.updatedAt),
 });
@@ -191,8 +193,8 @@ async function writeOrder(
     tickets.push(ticket);
     attendees.push(attendee);
     issued.push(
-      { type: 'ticket.created', object: toTicketResource(ticket) },
-      { type: 'attendee.created', object: toAttendeeResource(attendee) },
+      { type: 'ticket.created', object: toTicketResource(ticket, tx.livemode) },
+      { type: 'attendee.created', object: toAttendeeResource(attendee, tx.livemode) },
     );
   }
   const fees = input.feePerTicket * input.lines.length;
@@ -219,11 +221,11 @@ async function writeOrder(
   // The flush stamps the tiers' `updatedAt`; the change records render them as stored.
   await tx.em.flush();
   await recordChanges(tx, [
-    { type: 'order.created', object: toOrderResource(order) },
+    { type: 'order.created', object: toOrderResource(order, tx.livemode) },
     ...issued,
     ...(completed ? [...tiers.values()] : []).map((tier) => ({
       type: 'tier.updated' as const,
-      object: toTierResource(tier),
+      object: toTierResource(tier, tx.livemode),
     })),
   ]);
   return { order, tickets, attendees };
@@ -359,16 +361,19 @@ async function endOrder(
   // The flush stamps the tiers' `updatedAt`; the change records render them as stored.
   await tx.em.flush();
   await recordChanges(tx, [
-    { type: 'order.updated', object: toOrderResource(order) },
+    { type: 'order.updated', object: toOrderResource(order, tx.livemode) },
     ...tickets.map((ticket) => ({
       type: 'ticket.updated' as const,
-      object: toTicketResource(ticket),
+      object: toTicketResource(ticket, tx.livemode),
     })),
     ...attendees.map((attendee) => ({
       type: 'attendee.updated' as const,
-      object: toAttendeeResource(attendee),
+      object: toAttendeeResource(attendee, tx.livemode),
     })),
-    ...tiers.map((tier) => ({ type: 'tier.updated' as const, object: toTierResource(tier) })),
+    ...tiers.map((tier) => ({
+      type: 'tier.updated' as const,
+      object: toTierResource(tier, tx.livemode),
+    })),
   ]);
   return { order, tickets };
 }
@@ -417,3 +422,6 @@ export async function refundOrder(
     return endOrder(tx, order, { refund: true, at: options.at ?? clock(tx.em) });
   });
 }
+
+/** Deletes all the organisation's orders (a test environment's reset); how many. */
+export const deleteAllOrders = (ctx: TenantContext): Promise<number> => deleteAllOwned(ctx, Order);

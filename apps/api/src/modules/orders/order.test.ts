@@ -36,6 +36,7 @@ const ORDER = {
     'placed_at',
     'paid_at',
     'cancelled_at',
+    'livemode',
     'created_at',
     'updated_at',
   ],

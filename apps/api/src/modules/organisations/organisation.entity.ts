@@ -13,6 +13,13 @@ export const OrganisationSchema = defineEntity({
     name: p.text(),
     plan: p.enum(PLANS).default('free'),
     planChangedAt: p.datetime().nullable(),
+    /**
+     * Set on a test environment: the live organisation it is the twin of (its plan is the one that
+     * counts). Null on a live organisation.
+     */
+    liveOrganisationId: p.text().nullable().unique('organisations_live_organisation_id_unique'),
+    /** When a test environment was given its sample data (null: not yet, or a live one). */
+    testDataSeededAt: p.datetime().nullable(),
   },
 });
 export class Organisation extends OrganisationSchema.class {}

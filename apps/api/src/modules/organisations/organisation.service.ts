@@ -1,7 +1,10 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../core/errors';
+import { newId } from '../../core/ids';
 import { iso, isoOrNull } from '../../core/iso-time';
+import { clock } from '../../db/driver';
 import { Organisation, type Plan } from './organisation.entity';
+import { findTwin, insertTwin } from './organisation.repository';
 import { PlanChange } from './plan-change.entity';
 
 export interface OrganisationView {
@@ -13,6 +16,10 @@ export interface OrganisationView {
   updated_at: string;
 }
 
+/** Whether the organisation row holds live data (false: it is a live one's test environment). */
+export const livemode = (org: Pick<Organisation, 'liveOrganisationId'>): boolean =>
+  org.liveOrganisationId === null;
+
 export const toOrganisationView = (org: Organisation): OrganisationView => ({
   id: org.id,
   name: org.name,
@@ -22,6 +29,11 @@ export const toOrganisationView = (org: Organisation): OrganisationView => ({
   updated_at: iso(org.updatedAt),
 });
 
+/**
+ * Creates a live organisation and its test environment, empty: the test environment gets its
+ * sample data at its first use (`testOrganisationOf`), which keeps a sign-up one insert longer,
+ * not a demo's worth of writes.
+ */
 export async function createOrganisation(
   em: EntityManager,
   input: { name: string; plan?: Plan },
@@ -30,9 +42,36 @@ export async function createOrganisation(
     name: input.name,
     plan: input.plan ?? 'free',
     planChangedAt: null,
+    liveOrganisationId: null,
+    testDataSeededAt: null,
   });
   await em.flush();
+  await makeTwin(em, org.id);
   return org;
+}
+
+/**
+ * The id of the live organisation's test environment, made (empty) if it has none; concurrent
+ * callers get the same one. A 404 for an unknown organisation, and for a test environment (which
+ * has no twin of its own).
+ */
+export async function makeTwin(em: EntityManager, liveOrganisationId: string): Promise<string> {
+  const existing = await findTwin(em, liveOrganisationId);
+  if (existing) return existing.id;
+  const at = clock(em);
+  await insertTwin(em, { id: newId('organisation', at), liveOrganisationId, at });
+  const twin = await findTwin(em, liveOrganisationId);
+  if (!twin) throw notFound('live organisation');
+  return twin.id;
+}
+
+/** Whether the organisation holds live data, and the live organisation whose plan applies. */
+export async function environmentOf(
+  em: EntityManager,
+  organisationId: string,
+): Promise<{ livemode: boolean; liveOrganisationId: string }> {
+  const org = await getOrganisation(em, organisationId);
+  return { livemode: livemode(org), liveOrganisationId: org.liveOrganisationId ?? org.id };
 }
 
 export async function getOrganisation(em: EntityManager, id: string): Promise<Organisation> {

@@ -42,7 +42,9 @@ async function moveTo(
   if (status === 'failed') payout.failureReason = details.failureReason ?? 'failed';
   payout.updatedAt = at;
   await tx.em.flush();
-  await recordChanges(tx, [{ type: 'payout.updated', object: toPayoutResource(payout) }]);
+  await recordChanges(tx, [
+    { type: 'payout.updated', object: toPayoutResource(payout, tx.livemode) },
+  ]);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { PayoutStatus } from '@boxoffice/contract';
 import { describe, expect, it } from 'vitest';
-import { buildPayout, changesOf, tenantContext } from '../../../test/fixtures';
+import { buildPayout, changesOf, contextOf } from '../../../test/fixtures';
 import { createTenant } from '../../../test/setup';
 import { advancePayout, DEFAULT_FAILURE_REASON } from './payout-status.service';
 import { getPayout, toPayoutResource } from './payout.service';
@@ -13,19 +13,19 @@ const payoutChanges = async (organisationId: string, payoutId: string) =>
 
 /** The stored payout as the API renders it. */
 const stored = async (organisationId: string, id: string) =>
-  toPayoutResource(await getPayout(await tenantContext(organisationId), id));
+  toPayoutResource(await getPayout(await contextOf(organisationId), id), true);
 
 describe('advancePayout', () => {
   it('moves a payout pending → in_transit → paid, recording each step', async () => {
     const { organisationId } = await createTenant();
     const payout = await buildPayout(organisationId, { status: 'pending' });
 
-    const moving = await advancePayout(await tenantContext(organisationId), payout.id);
+    const moving = await advancePayout(await contextOf(organisationId), payout.id);
     expect(moving).toMatchObject({ status: 'in_transit', paidAt: null, failureReason: null });
     expect(moving.arrivalDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const inTransit = await stored(organisationId, payout.id);
 
-    const paid = await advancePayout(await tenantContext(organisationId), payout.id);
+    const paid = await advancePayout(await contextOf(organisationId), payout.id);
     expect(paid.status).toBe('paid');
     expect(paid.paidAt).toEqual(paid.updatedAt);
     expect(paid.arrivalDate).toBe(paid.updatedAt.toISOString().slice(0, 10));
@@ -40,7 +40,7 @@ describe('advancePayout', () => {
   it('fails a payout in transit, and a pending one by way of in_transit', async () => {
     const { organisationId } = await createTenant();
     const moving = await buildPayout(organisationId, { status: 'in_transit' });
-    const failed = await advancePayout(await tenantContext(organisationId), moving.id, {
+    const failed = await advancePayout(await contextOf(organisationId), moving.id, {
       fail: true,
     });
     expect(failed).toMatchObject({ status: 'failed', failureReason: DEFAULT_FAILURE_REASON });
@@ -49,7 +49,7 @@ describe('advancePayout', () => {
     ]);
 
     const pending = await buildPayout(organisationId, { status: 'pending' });
-    const bounced = await advancePayout(await tenantContext(organisationId), pending.id, {
+    const bounced = await advancePayout(await contextOf(organisationId), pending.id, {
       fail: true,
       failureReason: 'The account is closed.',
     });
@@ -69,7 +69,7 @@ describe('advancePayout', () => {
       const before = await stored(organisationId, payout.id);
       for (const fail of [false, true]) {
         await expect(
-          advancePayout(await tenantContext(organisationId), payout.id, { fail }),
+          advancePayout(await contextOf(organisationId), payout.id, { fail }),
           `${status}, fail: ${fail}`,
         ).rejects.toMatchObject({ status: 409, code: 'payout_final' });
       }
@@ -77,10 +77,7 @@ describe('advancePayout', () => {
       expect(await payoutChanges(organisationId, payout.id)).toEqual([]);
     }
     for (const id of [foreign.id, 'po_0000000000000000000000', 'evt_0000000000000000000000']) {
-      await expect(
-        advancePayout(await tenantContext(organisationId), id),
-        id,
-      ).rejects.toMatchObject({
+      await expect(advancePayout(await contextOf(organisationId), id), id).rejects.toMatchObject({
         status: 404,
         code: 'not_found',
       });

@@ -1,6 +1,6 @@
 import type { Payout as PayoutResource, PayoutStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { getOwned } from '../../db/owned';
+import { deleteAllOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
@@ -8,7 +8,8 @@ import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
 
-export const toPayoutResource = (payout: Payout): PayoutResource => ({
+/** The payout as the API renders it; `livemode` says whether it is live data or test data. */
+export const toPayoutResource = (payout: Payout, livemode: boolean): PayoutResource => ({
   id: payout.id,
   event_id: payout.eventId ?? null,
   gross_amount: payout.grossAmount,
@@ -22,6 +23,7 @@ export const toPayoutResource = (payout: Payout): PayoutResource => ({
   arrival_date: payout.arrivalDate ?? null,
   paid_at: isoOrNull(payout.paidAt),
   failure_reason: payout.failureReason ?? null,
+  livemode,
   created_at: iso(payout.createdAt),
   updated_at: iso(payout.updatedAt),
 });
@@ -65,7 +67,13 @@ export function recordPayout(ctx: TenantContext, input: PayoutInput): Promise<Pa
       // The payment side says when it made the payout; it last changed when it was paid.
       updatedAt: input.paidAt ?? input.createdAt,
     });
-    await recordChanges(tx, [{ type: 'payout.created', object: toPayoutResource(payout) }]);
+    await recordChanges(tx, [
+      { type: 'payout.created', object: toPayoutResource(payout, tx.livemode) },
+    ]);
     return payout;
   });
 }
+
+/** Deletes all the organisation's payouts (a test environment's reset); how many. */
+export const deleteAllPayouts = (ctx: TenantContext): Promise<number> =>
+  deleteAllOwned(ctx, Payout);

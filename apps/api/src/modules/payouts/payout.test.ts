@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectItem, expectResource } from '../../../test/assertions';
+import { expectItem, expectList, expectResource } from '../../../test/assertions';
 import { buildEvent, buildPayout } from '../../../test/fixtures';
 import { expectIds, expectOwnerOnly, itRefusesQueries } from '../../../test/lists';
 import { createTenant, useTestServer } from '../../../test/setup';
@@ -20,6 +20,7 @@ const PAYOUT = {
     'arrival_date',
     'paid_at',
     'failure_reason',
+    'livemode',
     'created_at',
     'updated_at',
   ],
@@ -66,9 +67,13 @@ describe('GET /payouts/{id}', () => {
       arrival_date: '2027-03-11',
       paid_at: '2027-03-11T08:30:00.000Z',
       failure_reason: null,
+      livemode: true,
       created_at: '2027-03-09T06:00:00.000Z',
       updated_at: '2027-03-11T08:30:00.000Z',
     });
+    // The list renders it alike: a calendar date is not read as a time.
+    const listed = expectList(await get(tenant, '/api/v1/payouts'));
+    expect(listed.data).toEqual([data]);
   });
 
   it('shows an organisation-wide failed payout', async () => {

@@ -4,12 +4,13 @@ import type { TenantContext } from '../../core/context';
 import { newTicketCode } from '../../core/ids';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
-import { getOwned } from '../../db/owned';
+import { deleteAllOwned, getOwned } from '../../db/owned';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { Ticket } from './ticket.entity';
 import { lockTicketRow, type TicketRow } from './ticket.repository';
 
-export const toTicketResource = (ticket: TicketRow): TicketResource => ({
+/** The ticket as the API renders it; `livemode` says whether it is live data or test data. */
+export const toTicketResource = (ticket: TicketRow, livemode: boolean): TicketResource => ({
   id: ticket.id,
   order_id: ticket.orderId,
   event_id: ticket.eventId,
@@ -21,6 +22,7 @@ export const toTicketResource = (ticket: TicketRow): TicketResource => ({
   currency: ticket.currency,
   checked_in_at: isoOrNull(ticket.checkedInAt),
   voided_at: isoOrNull(ticket.voidedAt),
+  livemode,
   created_at: iso(ticket.createdAt),
   updated_at: iso(ticket.updatedAt),
 });
@@ -114,3 +116,7 @@ export const lockTicket = (
   ctx: TenantContext,
   by: { id: string } | { code: string },
 ): Promise<TicketRow | null> => lockTicketRow(ctx.em, ctx.organisationId, by);
+
+/** Deletes all the organisation's tickets (a test environment's reset); how many. */
+export const deleteAllTickets = (ctx: TenantContext): Promise<number> =>
+  deleteAllOwned(ctx, Ticket);

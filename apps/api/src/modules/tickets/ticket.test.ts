@@ -25,6 +25,7 @@ const TICKET = {
     'currency',
     'checked_in_at',
     'voided_at',
+    'livemode',
     'created_at',
     'updated_at',
   ],

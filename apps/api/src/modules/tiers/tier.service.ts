@@ -1,7 +1,7 @@
 import type { Tier as TierResource, TierCreate, TierStatus, TierUpdate } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict, unprocessable } from '../../core/errors';
-import { findOwned, getOwned } from '../../db/owned';
+import { deleteAllOwned, findOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
@@ -10,7 +10,8 @@ import { recordChanges } from '../changes/change.service';
 import { findEvent, isEventFinal } from '../events/event.service';
 import { Tier } from './tier.entity';
 
-export const toTierResource = (tier: Tier): TierResource => ({
+/** The tier as the API renders it; `livemode` says whether it is live data or test data. */
+export const toTierResource = (tier: Tier, livemode: boolean): TierResource => ({
   id: tier.id,
   event_id: tier.eventId,
   name: tier.name,
@@ -26,6 +27,7 @@ export const toTierResource = (tier: Tier): TierResource => ({
   sales_end_at: isoOrNull(tier.salesEndAt),
   sort_order: tier.sortOrder,
   status: tier.status,
+  livemode,
   created_at: iso(tier.createdAt),
   updated_at: iso(tier.updatedAt),
 });
@@ -104,7 +106,7 @@ export function createTier(ctx: TenantContext, input: TierCreate): Promise<Tier>
       status: effectiveStatus(input.status ?? 'on_sale', input.quantity_total, 0),
     });
     checkSalesWindow(tier);
-    await recordChanges(tx, [{ type: 'tier.created', object: toTierResource(tier) }]);
+    await recordChanges(tx, [{ type: 'tier.created', object: toTierResource(tier, tx.livemode) }]);
     return tier;
   });
 }
@@ -136,7 +138,7 @@ export async function updateTier(ctx: TenantContext, id: string, input: TierUpda
     checkSalesWindow(tier);
     // The flush stamps `updatedAt`; the change record renders the row as it is stored.
     await tx.em.flush();
-    await recordChanges(tx, [{ type: 'tier.updated', object: toTierResource(tier) }]);
+    await recordChanges(tx, [{ type: 'tier.updated', object: toTierResource(tier, tx.livemode) }]);
     return tier;
   });
 }
@@ -198,3 +200,6 @@ export function checkOnSale(tier: Tier, at: Date, eventStartsAt: Date): void {
     );
   }
 }
+
+/** Deletes all the organisation's ticket tiers (a test environment's reset); how many. */
+export const deleteAllTiers = (ctx: TenantContext): Promise<number> => deleteAllOwned(ctx, Tier);

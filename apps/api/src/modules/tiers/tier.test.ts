@@ -31,6 +31,7 @@ const TIER = {
     'sales_end_at',
     'sort_order',
     'status',
+    'livemode',
     'created_at',
     'updated_at',
   ],

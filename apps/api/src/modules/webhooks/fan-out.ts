@@ -120,7 +120,7 @@ function messagesFor(rows: (BatchRow | MatchedRecord)[]): NewMessage[] {
       endpoint,
       organisationId: row.organisation_id,
       type: row.type,
-      payload: messagePayload(id, row.type, row.created_at, row.data),
+      payload: messagePayload(id, row.type, row.created_at, row.livemode, row.data),
       position: row.pos,
       createdAt: row.created_at,
     });

@@ -61,7 +61,13 @@ export async function deliverQueued(
       message.payload ??
       (message.data === null
         ? null
-        : messagePayload(message.id, message.type, message.created_at, message.data));
+        : messagePayload(
+            message.id,
+            message.type,
+            message.created_at,
+            message.livemode,
+            message.data,
+          ));
     // Its endpoint disabled, or its change record purged (past its retention, as the message
     // nearly is): cancelled.
     if (endpoint.status !== 'enabled' || body === null) {

@@ -167,6 +167,8 @@ export interface RecordPlace {
 export interface MatchedRecord {
   pos: string;
   data: string | null;
+  /** The object's `livemode`, for the message's envelope (true when it has none: older records). */
+  livemode: boolean;
   organisation_id: string;
   type: string;
   created_at: Date;
@@ -217,7 +219,7 @@ const MATCH_BATCH = statement<BatchRow, { after: RecordPlace; limit: number }>(
    select r.read, r.tx as last_tx, r.pos as last_pos, m.position::text as pos,
           m.organisation_id, m.type, m.created_at, m.endpoint_id, m.url, m.secret,
           m.previous_secret, m.previous_secret_expires_at, m.failing_since,
-          c.data::text as data
+          c.data::text as data, (c.data -> 'livemode') is distinct from 'false'::jsonb as livemode
      from summary r left join matched m on true
      left join change_records c on c.position = m.position
     order by m.transaction_id, m.position, m.endpoint_id`,
@@ -227,7 +229,7 @@ const MATCH_BATCH = statement<BatchRow, { after: RecordPlace; limit: number }>(
 /** The records of (`after`, `through`] matched as MATCH_BATCH matches them (a lease's batch). */
 const MATCH_RANGE = statement<MatchedRecord, { after: RecordPlace; through: RecordPlace }>(
   `select c.position::text as pos, c.organisation_id, c.type, c.created_at, ${MATCHED},
-          c.data::text as data
+          c.data::text as data, (c.data -> 'livemode') is distinct from 'false'::jsonb as livemode
      from change_records c join webhook_endpoints e on ${TAKES}
     where (c.transaction_id, c.position) > ($1::xid8, $2::bigint)
       and (c.transaction_id, c.position) <= ($3::xid8, $4::bigint)

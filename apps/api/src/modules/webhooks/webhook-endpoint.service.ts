@@ -23,19 +23,24 @@ export type { EndpointRow } from './webhook-endpoint.repository';
 /** Endpoints an organisation may have: enough for every integration, not a fan-out service. */
 export const MAX_ENDPOINTS = 20;
 
-export const toWebhookEndpointResource = (row: EndpointRow): WebhookEndpoint => ({
+/** The endpoint as the API renders it; `livemode` says whether it is a live or a test one. */
+export const toWebhookEndpointResource = (
+  row: EndpointRow,
+  livemode: boolean,
+): WebhookEndpoint => ({
   id: row.id,
   url: row.url,
   description: row.description,
   events: row.events as WebhookEndpoint['events'],
   status: row.status,
   disabled_reason: row.disabled_reason,
+  livemode,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });
 
-export const withSecret = (row: EndpointRow): WebhookEndpointWithSecret => ({
-  ...toWebhookEndpointResource(row),
+export const withSecret = (row: EndpointRow, livemode: boolean): WebhookEndpointWithSecret => ({
+  ...toWebhookEndpointResource(row, livemode),
   secret: row.secret,
 });
 

@@ -71,6 +71,11 @@ const DELETE_OF_ENDPOINT = statement<{ id: string }, { endpointId: string }>(
   (v) => [v.endpointId],
 );
 
+const DELETE_OF_ORGANISATION = statement<{ id: string }, { organisationId: string }>(
+  `delete from webhook_messages where organisation_id = $1 returning id`,
+  (v) => [v.organisationId],
+);
+
 const DELETE_ATTEMPTS = statement<never, { messageIds: string[] }>(
   `delete from webhook_attempts where message_id = any($1::text[])`,
   (v) => [v.messageIds],
@@ -112,6 +117,15 @@ export const insertTestMessage = (on: Runner, message: TestMessage) =>
  */
 export async function deleteEndpointMessages(on: Runner, endpointId: string): Promise<void> {
   const messages = await exec(on, DELETE_OF_ENDPOINT, { endpointId });
+  await exec(on, DELETE_ATTEMPTS, { messageIds: messages.map((message) => message.id) });
+}
+
+/** Deletes every message of the organisation's, then their attempts (as above). */
+export async function deleteOrganisationMessages(
+  on: Runner,
+  organisationId: string,
+): Promise<void> {
+  const messages = await exec(on, DELETE_OF_ORGANISATION, { organisationId });
   await exec(on, DELETE_ATTEMPTS, { messageIds: messages.map((message) => message.id) });
 }
 
@@ -242,10 +256,13 @@ export interface MessageToSend {
   payload: string | null;
   /** Null when the record was purged (past its retention, as the message nearly is). */
   data: string | null;
+  /** The record's object's `livemode` (records made before test mode have none: live). */
+  livemode: boolean;
 }
 
 const TO_SEND = statement<MessageToSend, { ids: string[] }>(
-  `select m.id, m.endpoint_id, m.type, m.status, m.created_at, m.payload, r.data::text as data
+  `select m.id, m.endpoint_id, m.type, m.status, m.created_at, m.payload, r.data::text as data,
+          (r.data -> 'livemode') is distinct from 'false'::jsonb as livemode
      from webhook_messages m left join change_records r on r.position = m.change_position
     where m.id = any($1::text[])`,
   (v) => [v.ids],

@@ -74,18 +74,25 @@ export async function sendTestEvent(ctx: TenantContext, endpointId: string): Pro
     const by = { id: endpoint.id, organisationId: tx.organisationId };
     if (!(await holdEndpoint(tx.em, by))) throw notFound('webhook endpoint');
     const at = clock(tx.em);
-    const object = JSON.stringify(toWebhookEndpointResource(endpoint));
+    const object = JSON.stringify(toWebhookEndpointResource(endpoint, tx.livemode));
     await messages.insertTestMessage(tx.em, {
       id,
       endpointId: endpoint.id,
       organisationId: tx.organisationId,
       type: WEBHOOK_TEST_EVENT_TYPE,
-      payload: messagePayload(id, WEBHOOK_TEST_EVENT_TYPE, at, object),
+      payload: messagePayload(id, WEBHOOK_TEST_EVENT_TYPE, at, tx.livemode, object),
       at,
     });
     return id;
   });
 }
+
+/**
+ * Deletes every message of the organisation's and their attempts, keeping its endpoints (a test
+ * environment's reset).
+ */
+export const deleteAllWebhookMessages = (ctx: TenantContext): Promise<void> =>
+  messages.deleteOrganisationMessages(ctx.em, ctx.organisationId);
 
 /**
  * Deletes messages past their retention, and their attempts; returns how many messages. Old

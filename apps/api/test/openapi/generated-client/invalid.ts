@@ -39,4 +39,8 @@ export async function refusedCalls(): Promise<void> {
   await client.POST('/webhook_endpoints', { body: { url: 'https://example.com/h', events: ['event.deleted'] } });
   // @ts-expect-error limit as a word
   await client.GET('/tickets', { params: { query: { limit: 'fifty' } } });
+  // @ts-expect-error a test order without its quantity
+  await client.POST('/test_helpers/orders', { body: { event_id: 'evt_0VbgAUa3kT9mQ2xLr8Zp1WcE', tier_id: 'tier_0VbgAUa3kT9mQ2xLr8Zp1WcE' } });
+  // @ts-expect-error fail as a word
+  await client.POST('/test_helpers/payouts/{id}/advance', { ...id, body: { fail: 'yes' } });
 }

@@ -71,4 +71,19 @@ export async function everyOperation(): Promise<void> {
   console.log(secret);
   await client.PATCH('/webhook_endpoints/{id}', { ...id, body: { status: 'disabled' } });
   await client.DELETE('/webhook_endpoints/{id}', id);
+  const order = await client.POST('/test_helpers/orders', {
+    body: {
+      event_id: 'evt_0VbgAUa3kT9mQ2xLr8Zp1WcE',
+      tier_id: 'tier_0VbgAUa3kT9mQ2xLr8Zp1WcE',
+      quantity: 2,
+    },
+  });
+  const codes: string[] | undefined = order.data?.data.tickets.map((ticket) => ticket.code);
+  console.log(codes);
+  if (order.error?.code === 'test_mode_only') console.log('a live key');
+  await client.POST('/test_helpers/orders/{id}/refund', id);
+  await client.POST('/test_helpers/payouts/{id}/advance', id);
+  await client.POST('/test_helpers/payouts/{id}/advance', { ...id, body: { fail: true } });
+  const reset = await client.POST('/test_helpers/reset', {});
+  console.log(reset.data?.data.events);
 }

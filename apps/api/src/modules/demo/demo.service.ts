@@ -7,6 +7,7 @@ import { recordCheckin } from '../checkins/checkin.service';
 import { createEvent, updateEvent } from '../events/event.service';
 import { bookingFee, cancelOrder, issueOrder, placeOrder } from '../orders/order.service';
 import { recordPayout, type PayoutInput } from '../payouts/payout.service';
+import { environmentOf } from '../organisations/organisation.service';
 import { listTickets } from '../tickets/ticket.service';
 import { createTier, updateTier } from '../tiers/tier.service';
 
@@ -777,13 +778,13 @@ const processingFee = (total: number): number => (total > 0 ? Math.round(total *
 
 async function seedEvent(
   root: EntityManager,
-  organisationId: string,
+  tenant: Omit<TenantContext, 'em'>,
   plan: EventPlan,
   scannerKeyId: string | null,
   now: Date,
 ): Promise<SeedCounts> {
   const { template } = plan;
-  const ctx = (): TenantContext => ({ em: root.fork(), organisationId });
+  const ctx = (): TenantContext => ({ ...tenant, em: root.fork() });
   const counts: SeedCounts = {
     events: 1,
     tiers: 0,
@@ -1082,6 +1083,7 @@ export async function seedDemoData(
     throw badRequest(`events must be an integer between 0 and ${MAX_DEMO_EVENTS}`);
   }
   const plans = Array.from({ length: total }, (_, i) => planEvent(i, now));
+  const { livemode } = await environmentOf(em.fork(), organisationId);
 
   // Door scans are made with an API key, as the scanners at the door would; nobody holds its
   // secret, so it is revoked once the scans are in.
@@ -1110,7 +1112,13 @@ export async function seedDemoData(
   const worker = async () => {
     for (let plan = queue.shift(); plan && failures.length === 0; plan = queue.shift()) {
       try {
-        const seeded = await seedEvent(em, organisationId, plan, scanner?.apiKey.id ?? null, now);
+        const seeded = await seedEvent(
+          em,
+          { organisationId, livemode },
+          plan,
+          scanner?.apiKey.id ?? null,
+          now,
+        );
         for (const key of Object.keys(counts) as (keyof SeedCounts)[]) counts[key] += seeded[key];
       } catch (error) {
         failures.push(error);
