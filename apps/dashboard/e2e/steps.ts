@@ -110,3 +110,23 @@ export async function deliverTestEvent(card: Locator): Promise<void> {
   await card.getByRole('button', { name: 'Deliveries' }).click();
   await refreshUntilDelivered(card);
 }
+
+/** The banner every page shows in test mode. */
+export const testModeBanner = (page: Page): Locator =>
+  page.getByRole('complementary', { name: 'Test mode' });
+
+/** Turns test mode on or off with the header's switch, until the banner says so. */
+export async function switchTestMode(page: Page, on: boolean): Promise<void> {
+  const toggle = page.getByRole('switch', { name: 'Test mode' });
+  if ((await toggle.getAttribute('aria-checked')) !== String(on)) await toggle.click();
+  await page.getByRole('switch', { name: 'Test mode', checked: on }).waitFor();
+  await testModeBanner(page).waitFor({ state: on ? 'visible' : 'detached' });
+}
+
+/** Opens the reset of the test data from the banner: its confirmation dialog. */
+export async function openTestDataReset(page: Page): Promise<Locator> {
+  await testModeBanner(page).getByRole('button', { name: 'Reset test data' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Reset the test data?' });
+  await confirm.waitFor();
+  return confirm;
+}
