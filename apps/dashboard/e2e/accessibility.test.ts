@@ -135,6 +135,7 @@ describe('accessibility, in every page and state', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     await step.closeDialog(dialog, 'Close without copying');
 
+    await step.testDataSeeded(page);
     const confirm = await step.openTestDataReset(page);
     await checkAccessibility('test mode, the reset dialog');
     await step.closeDialog(confirm, 'Reset test data');

@@ -480,6 +480,8 @@ describe('dashboard journey', () => {
     await step.closeDialog(confirm, 'Keep test data');
     expect(await banner.getByRole('status').textContent()).toBe('');
 
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await step.testDataSeeded(page);
     await step.openTestDataReset(page);
     await confirm.getByRole('button', { name: 'Reset test data' }).click();
     await confirm.waitFor({ state: 'detached' });
@@ -493,7 +495,6 @@ describe('dashboard journey', () => {
     await screenshot('14-test-mode-reset');
 
     // The test key is still there.
-    await page.getByRole('link', { name: 'API keys' }).click();
     await page
       .getByRole('row', { name: /Sandbox/ })
       .getByText('active', { exact: true })

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { refreshUntilDelivered } from './webhook-receiver';
 
 /** The steps every browser suite takes through the dashboard, each ending where it waits. */
@@ -129,4 +130,22 @@ export async function openTestDataReset(page: Page): Promise<Locator> {
   const confirm = page.getByRole('alertdialog', { name: 'Reset the test data?' });
   await confirm.waitFor();
   return confirm;
+}
+
+/**
+ * On the keys page in test mode, once the test environment's first sample data is complete: its
+ * door scanners' key, which made the sample check-ins, is revoked when they are all in.
+ */
+export async function testDataSeeded(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        const row = page.getByRole('row', { name: /Door scanners \(demo data\)/ });
+        await row.waitFor();
+        return row.getByText('revoked', { exact: true }).count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
 }
