@@ -62,7 +62,16 @@ describe('webhook receivers on this machine', () => {
       );
       const demo = JSON.parse(await readFile(path.join(dir, 'demo.json'), 'utf8')) as {
         api_key: string;
+        test_api_key: string;
       };
+      // The test key beside the demo key, on the demo organisation's test data.
+      expect(banner).toContain(`  Test API key: ${demo.test_api_key}  (test data`);
+      expect(demo.test_api_key).toMatch(/^bxo_test_[0-9A-Za-z]{40}$/);
+      const sample = await request(api.baseUrl, 'GET', '/api/v1/events?limit=1', {
+        key: demo.test_api_key,
+      });
+      expect(sample.status).toBe(200);
+      expect(sample.body.data).toEqual([expect.objectContaining({ livemode: false })]);
       const event = await deliveredTo(api, demo.api_key, 'embedded');
       expect(event.type).toBe('event.created');
       expect((await api.stop('SIGTERM')).code, api.output()).toBe(0);
