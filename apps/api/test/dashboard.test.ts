@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttemptLimits } from '../src/http/attempt-limit';
 import { generateKey, MAX_ACTIVE_KEYS } from '../src/modules/api-keys/api-key.service';
+import { Visitor as BaseVisitor, uniqueEmail } from './dashboard-visitor';
 import { call, getTestOrm, startTestServer, type TestServer } from './setup';
 
 let server: TestServer;
@@ -18,42 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-let sequence = 0;
-const uniqueEmail = () => `owner${Date.now()}${(sequence += 1)}@example.com`;
-
-/** A browser-like visitor: keeps the session cookie and sends the CSRF token. */
-class Visitor {
-  cookie = '';
-  csrf = '';
-
-  async request(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) {
-    const result = await call(server, method, `/dashboard/api${path}`, {
-      body,
-      headers: {
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...(this.csrf && method !== 'GET' ? { 'x-csrf-token': this.csrf } : {}),
-        ...headers,
-      },
-    });
-    const setCookie = result.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0]!;
-    if (result.body?.csrf_token) this.csrf = result.body.csrf_token;
-    return result;
-  }
-
-  async signUp(email = uniqueEmail(), password = 'a long passphrase') {
-    const result = await this.request('POST', '/signup', {
-      organisation_name: 'Riverside Hall',
-      email,
-      password,
-    });
-    expect(result.status, JSON.stringify(result.body)).toBe(201);
-    return { email, password, result };
+/** A visitor of this file's server. */
+class Visitor extends BaseVisitor {
+  constructor() {
+    super(server);
   }
 }
 

@@ -14,7 +14,7 @@ import { startWebhookReceiver } from './webhook-receiver';
  * Every screen of the dashboard on a phone (360 and 390 px wide, as a phone lays pages out): the
  * page is never wider than the screen, an open dialog sits inside it with its content, and a long
  * key name wraps instead of widening the page, there and on a desktop; the webhooks page and its
- * dialogs too, with a long URL.
+ * dialogs too, with a long URL; and test mode's switch, banner and reset dialog.
  */
 
 const WIDTHS = [360, 390] as const;
@@ -220,9 +220,43 @@ describe('the dashboard on a phone', () => {
     await remove.getByRole('button', { name: 'Delete endpoint' }).click();
     await page.getByText('No webhook endpoints yet.').waitFor();
 
+    // Test mode, switched on with a tap: the switch and the banner's button are in reach at the
+    // narrowest width, the banner in sight, and every page and the reset dialog fit.
+    await page.setViewportSize({ width: WIDTHS[0], height: 780 });
+    const toggle = page.getByRole('switch', { name: 'Test mode' });
+    await toggle.tap();
+    const banner = step.testModeBanner(page);
+    await banner.getByText('Test mode: you are viewing test data').waitFor();
+    await page.getByText('No test webhook endpoints yet.').waitFor();
+    const reset = banner.getByRole('button', { name: 'Reset test data' });
+    for (const [name, element] of [
+      ['the switch', toggle],
+      ['the banner', banner],
+      ['the reset button', reset],
+    ] as const) {
+      const box = (await element.boundingBox())!;
+      expect(box.x, `${name}: left edge`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${name}: right edge`).toBeLessThanOrEqual(WIDTHS[0]);
+      expect(box.y + box.height, `${name}: on the first screen`).toBeLessThanOrEqual(780);
+      // Big enough to tap (WCAG 2.2's minimum target size).
+      if (name !== 'the banner') expect(box.height, `${name}: height`).toBeGreaterThanOrEqual(24);
+    }
+    await fitsEveryWidth('20-test-mode-webhooks');
+    await reset.tap();
+    const confirm = page.getByRole('alertdialog', { name: 'Reset the test data?' });
+    await confirm.waitFor();
+    await fitsEveryWidth('21-test-mode-reset-dialog');
+    await step.closeDialog(confirm, 'Keep test data');
+    await page.getByRole('link', { name: 'API keys' }).tap();
+    await page.getByRole('heading', { name: 'Your test keys' }).waitFor();
+    await fitsEveryWidth('22-test-mode-keys');
+    await toggle.tap();
+    await banner.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Your live keys' }).waitFor();
+
     await page.goto(`${origin}/dashboard/settings/nothing-here`);
     await heading('Page not found').waitFor();
-    await fitsEveryWidth('20-not-found');
+    await fitsEveryWidth('23-not-found');
   });
 
   it('fits a sign-up for an email that has an account, with the way to sign in', async () => {
@@ -231,7 +265,7 @@ describe('the dashboard on a phone', () => {
     await step.openSignUp(page);
     await step.submitSignUp(page, account);
     await page.getByText('An account with this email already exists.').waitFor();
-    await fitsEveryWidth('21-sign-up-email-taken');
+    await fitsEveryWidth('24-sign-up-email-taken');
     await page.getByRole('link', { name: 'Sign in instead' }).click();
     await heading('Sign in').waitFor();
   });
@@ -251,9 +285,9 @@ describe('the dashboard on a phone', () => {
       if (!alert.includes('Too many')) {
         await expect.poll(() => page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
       }
-      if (attempt === 1) await fitsEveryWidth('22-sign-in-refused');
+      if (attempt === 1) await fitsEveryWidth('25-sign-in-refused');
     }
     expect(alert).toMatch(/Try again in \d+ minutes\./);
-    await fitsEveryWidth('23-sign-in-locked-out');
+    await fitsEveryWidth('26-sign-in-locked-out');
   });
 });

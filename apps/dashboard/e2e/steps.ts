@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { refreshUntilDelivered } from './webhook-receiver';
 
 /** The steps every browser suite takes through the dashboard, each ending where it waits. */
@@ -109,4 +110,42 @@ export async function deliverTestEvent(card: Locator): Promise<void> {
   await card.getByText(/Test event sent/).waitFor();
   await card.getByRole('button', { name: 'Deliveries' }).click();
   await refreshUntilDelivered(card);
+}
+
+/** The banner every page shows in test mode. */
+export const testModeBanner = (page: Page): Locator =>
+  page.getByRole('complementary', { name: 'Test mode' });
+
+/** Turns test mode on or off with the header's switch, until the banner says so. */
+export async function switchTestMode(page: Page, on: boolean): Promise<void> {
+  const toggle = page.getByRole('switch', { name: 'Test mode' });
+  if ((await toggle.getAttribute('aria-checked')) !== String(on)) await toggle.click();
+  await page.getByRole('switch', { name: 'Test mode', checked: on }).waitFor();
+  await testModeBanner(page).waitFor({ state: on ? 'visible' : 'detached' });
+}
+
+/** Opens the reset of the test data from the banner: its confirmation dialog. */
+export async function openTestDataReset(page: Page): Promise<Locator> {
+  await testModeBanner(page).getByRole('button', { name: 'Reset test data' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Reset the test data?' });
+  await confirm.waitFor();
+  return confirm;
+}
+
+/**
+ * On the keys page in test mode, once the test environment's first sample data is complete: its
+ * door scanners' key, which made the sample check-ins, is revoked when they are all in.
+ */
+export async function testDataSeeded(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        const row = page.getByRole('row', { name: /Door scanners \(demo data\)/ });
+        await row.waitFor();
+        return row.getByText('revoked', { exact: true }).count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
 }

@@ -3,7 +3,9 @@ import {
   CSRF_HEADER,
   DASHBOARD_API_BASE_PATH,
   dashboardContract,
+  MODE_HEADER,
 } from '@boxoffice/dashboard-contract';
+import { currentMode } from './mode';
 
 /** The session's CSRF token: sent back on every state-changing request. */
 let csrfToken: string | null = null;
@@ -28,7 +30,8 @@ export const api = initClient(dashboardContract, {
   credentials: 'same-origin',
   throwOnUnknownStatus: false,
   api: async (args) => {
-    const headers = { ...args.headers };
+    // Every request names the mode the page shows; routes that act on one environment follow it.
+    const headers: Record<string, string> = { ...args.headers, [MODE_HEADER]: currentMode() };
     if (!SAFE_METHODS.has(args.method.toUpperCase()) && csrfToken) headers[CSRF_HEADER] = csrfToken;
     const response = await tsRestFetchApi({ ...args, headers });
     // A wrong password is a 401 too: only a request that needs the session means it has ended.

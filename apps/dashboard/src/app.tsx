@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ErrorMessage, Loading } from './components/feedback';
+import { ModeSwitch, TestModeBanner } from './components/test-mode';
 import { planName } from './format';
 import { SignInPage, SignUpPage } from './pages/auth-pages';
 import { KeysPage } from './pages/keys-page';
 import { PlanPage } from './pages/plan-page';
 import { WebhooksPage } from './pages/webhooks-page';
+import { useMode } from './mode';
 import { afterSignIn, Link, navigate, Redirect, routes, signInFor, usePath } from './router';
 import { useSession, useSignedIn } from './session';
 
@@ -17,22 +19,27 @@ const TITLES: Record<string, string> = {
 };
 
 /** After an in-app navigation, move focus to the new page's heading, as a page load would. */
-function usePageFocus(path: string, ready: boolean) {
+function usePageFocus(path: string, ready: boolean, testMode: boolean) {
   const previous = useRef<string | null>(null);
   useEffect(() => {
-    document.title = `${TITLES[path] ?? 'Dashboard'} · Boxoffice`;
+    document.title = `${testMode ? 'Test mode · ' : ''}${TITLES[path] ?? 'Dashboard'} · Boxoffice`;
     if (!ready) return;
     if (previous.current !== null && previous.current !== path) {
       document.querySelector<HTMLElement>('[data-page-heading]')?.focus();
     }
     previous.current = path;
-  }, [path, ready]);
+  }, [path, ready, testMode]);
 }
 
 export function App() {
   const { state, reload } = useSession();
   const path = usePath();
-  usePageFocus(path, state.status === 'signed-in' || state.status === 'signed-out');
+  const mode = useMode();
+  usePageFocus(
+    path,
+    state.status === 'signed-in' || state.status === 'signed-out',
+    state.status === 'signed-in' && mode === 'test',
+  );
 
   if (state.status === 'loading') {
     return (
@@ -91,6 +98,9 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
   const { signOut } = useSession();
   const [signOutError, setSignOutError] = useState<unknown>(null);
   const [signingOut, setSigningOut] = useState(false);
+  const mode = useMode();
+  // A reset of the test data shows the page afresh, as does a switch of mode.
+  const [resets, setResets] = useState(0);
 
   const handleSignOut = async () => {
     setSigningOut(true);
@@ -130,6 +140,7 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
             </nav>
           </div>
           <div className="account">
+            <ModeSwitch />
             <span className="account-org">
               {organisation.name}{' '}
               <span className={`badge plan-${organisation.plan}`}>
@@ -148,6 +159,7 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
           </div>
         </div>
       </header>
+      {mode === 'test' && <TestModeBanner onReset={() => setResets((n) => n + 1)} />}
       {signOutError !== null && (
         <div className="layout-message">
           <ErrorMessage error={signOutError} />
@@ -163,7 +175,8 @@ function Shell({ path, children }: { path: string; children: ReactNode }) {
           </ul>
         </nav>
         <main id="main" className="content" tabIndex={-1}>
-          {children}
+          {/* A page of one mode never shows (or changes) the other's data: it starts afresh. */}
+          <Fragment key={`${mode}:${resets}`}>{children}</Fragment>
         </main>
       </div>
     </>

@@ -1,8 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { ErrorSchema, SCOPES, TextSchema } from '@boxoffice/contract';
 import { z } from 'zod';
+import { ModeHeadersSchema } from './mode';
 import { webhookRoutes } from './webhooks';
 
+export * from './mode';
 export * from './webhooks';
 
 /**
@@ -52,8 +54,22 @@ export const ApiKeySchema = z.object({
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  /** `true` for a key of the live data, `false` for one of the test environment. */
+  livemode: z.boolean(),
 });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+/** What a reset of the test environment made afresh: its new sample data. */
+export const TestDataCountsSchema = z.object({
+  events: z.number().int(),
+  tiers: z.number().int(),
+  orders: z.number().int(),
+  tickets: z.number().int(),
+  attendees: z.number().int(),
+  checkins: z.number().int(),
+  payouts: z.number().int(),
+});
+export type TestDataCounts = z.infer<typeof TestDataCountsSchema>;
 
 export const PlanChangeSchema = z.object({
   from: PlanSchema,
@@ -134,6 +150,7 @@ export const dashboardContract = c.router(
     listKeys: {
       method: 'GET',
       path: '/keys',
+      headers: ModeHeadersSchema,
       responses: {
         200: z.object({
           data: z.array(ApiKeySchema),
@@ -141,11 +158,12 @@ export const dashboardContract = c.router(
           max_active_keys: z.number().int(),
         }),
       },
-      summary: 'The organisation’s API keys, newest first',
+      summary: 'The organisation’s API keys in the mode of the request, newest first',
     },
     createKey: {
       method: 'POST',
       path: '/keys',
+      headers: ModeHeadersSchema,
       body: KeyCreateSchema,
       responses: {
         201: z.object({
@@ -157,21 +175,30 @@ export const dashboardContract = c.router(
         }),
         409: ErrorSchema,
       },
-      summary: 'Generate an API key',
+      summary: 'Generate an API key: `bxo_test_…` in test mode, `bxo_live_…` in live mode',
     },
     revokeKey: {
       method: 'POST',
       path: '/keys/:id/revoke',
       pathParams: z.object({ id: TextSchema }),
+      headers: ModeHeadersSchema,
       body: c.noBody(),
       responses: { 200: z.object({ data: ApiKeySchema }), 404: ErrorSchema },
       summary: 'Revoke an API key; it stops working on the next request',
+    },
+    resetTestEnvironment: {
+      method: 'POST',
+      path: '/test-environment/reset',
+      body: c.noBody(),
+      responses: { 200: z.object({ data: TestDataCountsSchema }) },
+      summary:
+        'Empty the test environment and give it fresh sample data; its keys and webhook endpoints stay',
     },
     getPlan: {
       method: 'GET',
       path: '/plan',
       responses: { 200: z.object({ data: PlanStateSchema }) },
-      summary: 'The organisation’s plan and its changes',
+      summary: 'The organisation’s plan and its changes (one plan for both modes)',
     },
     setPlan: {
       method: 'PUT',

@@ -9,6 +9,7 @@ import {
   WebhookEndpointWithSecretSchema,
 } from '@boxoffice/contract';
 import { z } from 'zod';
+import { ModeHeadersSchema } from './mode';
 
 export type { WebhookEndpoint } from '@boxoffice/contract';
 export { WEBHOOK_EVENT_TYPES } from '@boxoffice/contract';
@@ -45,17 +46,22 @@ const queuedResponses = {
   409: ErrorSchema,
 };
 
-/** Settings → Webhooks: the organisation's endpoints, their secrets and their deliveries. */
+/**
+ * Settings → Webhooks: the organisation's endpoints, their secrets and their deliveries, in the
+ * mode of the request (`X-Boxoffice-Mode`): each mode has endpoints of its own.
+ */
 export const webhookRoutes = {
   listWebhooks: {
     method: 'GET',
     path: '/webhooks',
+    headers: ModeHeadersSchema,
     responses: { 200: z.object({ data: z.array(WebhookEndpointSchema) }) },
     summary: 'The organisation’s webhook endpoints, oldest first',
   },
   createWebhook: {
     method: 'POST',
     path: '/webhooks',
+    headers: ModeHeadersSchema,
     body: WebhookEndpointCreateSchema,
     responses: {
       201: z.object({ data: WebhookEndpointWithSecretSchema }),
@@ -67,6 +73,7 @@ export const webhookRoutes = {
   updateWebhook: {
     method: 'PATCH',
     path: '/webhooks/:id',
+    headers: ModeHeadersSchema,
     pathParams: id,
     body: WebhookEndpointUpdateSchema,
     responses: {
@@ -79,6 +86,7 @@ export const webhookRoutes = {
   deleteWebhook: {
     method: 'DELETE',
     path: '/webhooks/:id',
+    headers: ModeHeadersSchema,
     pathParams: id,
     body: c.noBody(),
     responses: { 200: z.object({ data: DeletedSchema }), 404: ErrorSchema },
@@ -87,6 +95,7 @@ export const webhookRoutes = {
   revealWebhookSecret: {
     method: 'GET',
     path: '/webhooks/:id/secret',
+    headers: ModeHeadersSchema,
     pathParams: id,
     responses: {
       200: z.object({
@@ -103,6 +112,7 @@ export const webhookRoutes = {
   rotateWebhookSecret: {
     method: 'POST',
     path: '/webhooks/:id/rotate-secret',
+    headers: ModeHeadersSchema,
     pathParams: id,
     body: c.noBody(),
     responses: {
@@ -116,6 +126,7 @@ export const webhookRoutes = {
   testWebhook: {
     method: 'POST',
     path: '/webhooks/:id/test',
+    headers: ModeHeadersSchema,
     pathParams: id,
     body: c.noBody(),
     responses: queuedResponses,
@@ -124,6 +135,7 @@ export const webhookRoutes = {
   listWebhookMessages: {
     method: 'GET',
     path: '/webhooks/:id/messages',
+    headers: ModeHeadersSchema,
     pathParams: id,
     responses: { 200: z.object({ data: z.array(WebhookMessageSchema) }), 404: ErrorSchema },
     summary: 'The endpoint’s latest 50 messages, newest first, with their attempts',
@@ -131,6 +143,7 @@ export const webhookRoutes = {
   resendWebhookMessage: {
     method: 'POST',
     path: '/webhook-messages/:id/resend',
+    headers: ModeHeadersSchema,
     pathParams: id,
     body: c.noBody(),
     responses: queuedResponses,

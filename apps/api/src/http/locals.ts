@@ -1,8 +1,10 @@
 import type { Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '@boxoffice/contract';
+import { MODE_HEADER, type ModeHeaders } from '@boxoffice/dashboard-contract';
 import type { TenantContext } from '../core/context';
 import type { ActiveSession } from '../modules/accounts/account.service';
+import { testOrganisationOf } from '../modules/organisations/test-environment.service';
 
 export interface RequestAuth {
   apiKeyId: string;
@@ -53,4 +55,20 @@ export function dashboardSessionOf(res: Response): ActiveSession & { em: EntityM
   const { dashboard, em } = res.locals;
   if (!dashboard) throw new Error('dashboardSessionOf() used on a route without a session');
   return { ...dashboard, em };
+}
+
+/**
+ * What a dashboard request on keys or webhooks acts on, by its mode header: the signed-in user's
+ * live organisation, or in test mode that organisation's test environment (given its sample data
+ * at its first use).
+ */
+export async function dashboardTenantOf(
+  res: Response,
+  headers: ModeHeaders,
+): Promise<TenantContext> {
+  const { em, organisation } = dashboardSessionOf(res);
+  if (headers[MODE_HEADER] !== 'test') {
+    return { em, organisationId: organisation.id, livemode: true };
+  }
+  return { em, organisationId: await testOrganisationOf(em, organisation.id), livemode: false };
 }

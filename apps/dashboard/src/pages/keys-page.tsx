@@ -10,6 +10,7 @@ import { FreePlanBanner } from '../components/free-plan-banner';
 import { NameField } from '../components/fields';
 import { SecretField } from '../components/secret-field';
 import { formatDateTime } from '../format';
+import { useMode } from '../mode';
 import { useSignedIn } from '../session';
 import { useAction } from '../use-action';
 import { useResource } from '../use-resource';
@@ -34,6 +35,7 @@ const loadKeys = async () => unwrap(await api.listKeys(), 200);
 
 export function KeysPage() {
   const { organisation } = useSignedIn();
+  const test = useMode() === 'test';
   const { resource, reload, update } = useResource(loadKeys);
   const limit =
     resource.status === 'ready'
@@ -55,6 +57,13 @@ export function KeysPage() {
       <p className="muted lead">
         Keys let your own servers call the Boxoffice API (<code>/api/v1</code>) for{' '}
         {organisation.name}. Each key carries only the scopes you give it.
+        {test && (
+          <>
+            {' '}
+            In test mode you generate test keys (<code>bxo_test_…</code>): they see and change only
+            your test data: sample events, orders and tickets to build and try an integration on.
+          </>
+        )}
       </p>
       {organisation.plan === 'free' && <FreePlanBanner />}
 
@@ -68,7 +77,7 @@ export function KeysPage() {
 
       <section aria-labelledby="keys-title" className="section">
         <h2 id="keys-title" ref={keysHeading} tabIndex={-1}>
-          Your keys
+          {test ? 'Your test keys' : 'Your live keys'}
         </h2>
         <p className="visually-hidden" role="status">
           {announcement}
@@ -82,7 +91,7 @@ export function KeysPage() {
               <p className="muted">Generate one above; its secret is shown once, right after.</p>
             </div>
           ) : (
-            <KeysTable keys={resource.data.data} onRevoke={setRevoking} />
+            <KeysTable keys={resource.data.data} test={test} onRevoke={setRevoking} />
           ))}
       </section>
 
@@ -90,6 +99,7 @@ export function KeysPage() {
         <SecretDialog
           name={created.key.name}
           secret={created.secret}
+          test={!created.key.livemode}
           freePlan={organisation.plan === 'free'}
           onClose={() => {
             // Forget the raw key: it is never shown again.
@@ -227,10 +237,18 @@ function GenerateKeyForm({
   );
 }
 
-function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
+function KeysTable({
+  keys,
+  test,
+  onRevoke,
+}: {
+  keys: ApiKey[];
+  test: boolean;
+  onRevoke: (key: ApiKey) => void;
+}) {
   return (
     <DataTable
-      caption="API keys, newest first"
+      caption={test ? 'Test API keys, newest first' : 'Live API keys, newest first'}
       columns={[
         'Name',
         'Key',
@@ -248,6 +266,7 @@ function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey)
           </th>
           <td>
             <code>{key.hint}</code>
+            {!key.livemode && <span className="badge badge-test">test</span>}
           </td>
           <td>
             <ul className="tags" aria-label="Scopes">
@@ -297,11 +316,14 @@ function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey)
 function SecretDialog({
   name,
   secret,
+  test,
   freePlan,
   onClose,
 }: {
   name: string;
   secret: string;
+  /** A test key: it reaches the test data only. */
+  test: boolean;
   /** On the Free plan the API refuses the key: say so before the user tries it. */
   freePlan: boolean;
   onClose: () => void;
@@ -331,6 +353,12 @@ function SecretDialog({
         The key <strong className="key-name">{name}</strong> is {freePlan ? 'created' : 'ready'}.
         Copy it now.
       </p>
+      {test && (
+        <p>
+          It is a <strong>test key</strong>: it sees and changes only your test data, never live
+          data.
+        </p>
+      )}
       <SecretField
         label="Secret key"
         secret={secret}

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../components/dialog';
 import { ErrorMessage, Loading } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { formatDateTime, planName } from '../format';
+import { useMode } from '../mode';
 import { useSignedIn } from '../session';
 import { useAction } from '../use-action';
 import { useResource } from '../use-resource';
@@ -34,6 +35,7 @@ export function PlanPage() {
   const { resource, reload, update } = useResource(loadPlan);
   const [confirmDowngrade, setConfirmDowngrade] = useState(false);
   const [announcement, setAnnouncement] = useState('');
+  const test = useMode() === 'test';
 
   const {
     busy,
@@ -53,6 +55,11 @@ export function PlanPage() {
       <h1 tabIndex={-1} data-page-heading>
         Plan
       </h1>
+      {test && (
+        <p className="muted lead">
+          One plan covers live and test mode: test keys get the same answers as live ones.
+        </p>
+      )}
       <p className="visually-hidden" role="status">
         {announcement}
       </p>

@@ -13,6 +13,7 @@ import { ErrorMessage, Loading } from '../components/feedback';
 import { SecretField } from '../components/secret-field';
 import { TextField } from '../components/text-field';
 import { formatDateTime } from '../format';
+import { useMode } from '../mode';
 import { useAction } from '../use-action';
 import { useResource } from '../use-resource';
 
@@ -24,6 +25,7 @@ const enabledClass = (status: string) =>
   status === 'enabled' || status === 'delivered' ? 'status status-active' : 'status status-revoked';
 
 export function WebhooksPage() {
+  const test = useMode() === 'test';
   const { resource, reload, update } = useResource(loadEndpoints);
   const [created, setCreated] = useState<{ title: string; secret: string } | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -39,6 +41,7 @@ export function WebhooksPage() {
       <p className="muted lead">
         Boxoffice sends every change (a ticket sold, a door scan, a payout) to the URLs you add
         here, signed with the endpoint’s secret so your server can tell the request is genuine.
+        {test && <> In test mode, the endpoints here receive the changes of your test data only.</>}
       </p>
 
       <EndpointForm
@@ -50,7 +53,7 @@ export function WebhooksPage() {
       />
 
       <section aria-labelledby="endpoints-title" className="section">
-        <h2 id="endpoints-title">Endpoints</h2>
+        <h2 id="endpoints-title">{test ? 'Test endpoints' : 'Live endpoints'}</h2>
         <p className="visually-hidden" role="status">
           {announcement}
         </p>
@@ -59,7 +62,7 @@ export function WebhooksPage() {
         {resource.status === 'ready' &&
           (resource.data.length === 0 ? (
             <div className="empty">
-              <p>No webhook endpoints yet.</p>
+              <p>No {test ? 'test ' : ''}webhook endpoints yet.</p>
               <p className="muted">Add one above to start receiving changes.</p>
             </div>
           ) : (
@@ -308,6 +311,7 @@ function EndpointCard({
     <article className="section card" aria-label={`Endpoint ${name}`}>
       <h3 className="endpoint-url">
         <code>{endpoint.url}</code>
+        {!endpoint.livemode && <span className="badge badge-test">test</span>}
       </h3>
       {endpoint.description && <p className="muted">{endpoint.description}</p>}
       <p>

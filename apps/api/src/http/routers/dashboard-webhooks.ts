@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { WebhookEndpointCreate, WebhookEndpointUpdate } from '@boxoffice/contract';
-import type { TenantContext } from '../../core/context';
+import type { ModeHeaders } from '@boxoffice/dashboard-contract';
 import { isoOrNull } from '../../core/iso-time';
 import { reserveAttempts, type AttemptLimits } from '../attempt-limit';
 import type { UrlPolicy } from '../../modules/webhooks/url-guard';
@@ -20,13 +20,7 @@ import {
   sendTestEvent,
 } from '../../modules/webhooks/webhook-message.service';
 import { revealSecret } from '../../modules/webhooks/webhook-secret.service';
-import { dashboardSessionOf } from '../locals';
-
-/** The signed-in user's organisation: a live one (the dashboard shows live data). */
-const tenant = (res: Response): TenantContext => {
-  const { em, organisation } = dashboardSessionOf(res);
-  return { em, organisationId: organisation.id, livemode: true };
-};
+import { dashboardSessionOf, dashboardTenantOf } from '../locals';
 
 const secretView = (row: { secret: string; previous_secret_expires_at: Date | null }) => ({
   secret: row.secret,
@@ -35,33 +29,41 @@ const secretView = (row: { secret: string; previous_secret_expires_at: Date | nu
   ),
 });
 
-type Params = { params: { id: string }; res: Response };
+/** Every route acts on the request's mode: its headers say which. */
+type Request = { headers: ModeHeaders; res: Response };
+type Params = Request & { params: { id: string } };
 
 /**
- * Settings → Webhooks, through the same services as the public API and the operator CLI. Test
- * events are limited per endpoint and per organisation (`limits`).
+ * Settings → Webhooks, through the same services as the public API and the operator CLI, on the
+ * endpoints of the request's mode (an endpoint of the other mode is not found). Test events are
+ * limited per endpoint and per organisation (`limits`): its two modes share one count.
  */
 export const dashboardWebhookHandlers = (
   policy: UrlPolicy,
   limits: Pick<AttemptLimits, 'testEventsByEndpoint' | 'testEventsByOrganisation'>,
 ) => ({
-  listWebhooks: async ({ res }: { res: Response }) => {
-    const ctx = tenant(res);
+  listWebhooks: async ({ headers, res }: Request) => {
+    const ctx = await dashboardTenantOf(res, headers);
     const { rows } = await listEndpoints(ctx, { page: 1, limit: MAX_ENDPOINTS });
     return {
       status: 200 as const,
       body: { data: rows.map((row) => toWebhookEndpointResource(row, ctx.livemode)) },
     };
   },
-  createWebhook: async ({ body, res }: { body: WebhookEndpointCreate; res: Response }) => {
-    const ctx = tenant(res);
+  createWebhook: async ({ body, headers, res }: Request & { body: WebhookEndpointCreate }) => {
+    const ctx = await dashboardTenantOf(res, headers);
     return {
       status: 201 as const,
       body: { data: withSecret(await createEndpoint(ctx, body, policy), ctx.livemode) },
     };
   },
-  updateWebhook: async ({ params, body, res }: Params & { body: WebhookEndpointUpdate }) => {
-    const ctx = tenant(res);
+  updateWebhook: async ({
+    params,
+    body,
+    headers,
+    res,
+  }: Params & { body: WebhookEndpointUpdate }) => {
+    const ctx = await dashboardTenantOf(res, headers);
     return {
       status: 200 as const,
       body: {
@@ -72,24 +74,28 @@ export const dashboardWebhookHandlers = (
       },
     };
   },
-  deleteWebhook: async ({ params, res }: Params) => ({
-    status: 200 as const,
-    body: { data: { ...(await deleteEndpoint(tenant(res), params.id)), deleted: true as const } },
-  }),
-  revealWebhookSecret: async ({ params, res }: Params) => ({
-    status: 200 as const,
-    body: { data: secretView(await revealSecret(tenant(res), params.id)) },
-  }),
-  rotateWebhookSecret: async ({ params, res }: Params) => ({
-    status: 200 as const,
-    body: { data: secretView(await rotateSecret(tenant(res), params.id)) },
-  }),
-  testWebhook: async ({ params, res }: Params) => {
-    const ctx = tenant(res);
-    // Counted before the message is made, so that parallel requests cannot pass the limits.
+  deleteWebhook: async ({ params, headers, res }: Params) => {
+    const ctx = await dashboardTenantOf(res, headers);
+    return {
+      status: 200 as const,
+      body: { data: { ...(await deleteEndpoint(ctx, params.id)), deleted: true as const } },
+    };
+  },
+  revealWebhookSecret: async ({ params, headers, res }: Params) => {
+    const ctx = await dashboardTenantOf(res, headers);
+    return { status: 200 as const, body: { data: secretView(await revealSecret(ctx, params.id)) } };
+  },
+  rotateWebhookSecret: async ({ params, headers, res }: Params) => {
+    const ctx = await dashboardTenantOf(res, headers);
+    return { status: 200 as const, body: { data: secretView(await rotateSecret(ctx, params.id)) } };
+  },
+  testWebhook: async ({ params, headers, res }: Params) => {
+    const ctx = await dashboardTenantOf(res, headers);
+    // Counted before the message is made, so that parallel requests cannot pass the limits. The
+    // organisation's count is its live id's: test mode does not double what it may send.
     const reserved = await reserveAttempts([
       [limits.testEventsByEndpoint, `${ctx.organisationId}:${params.id}`],
-      [limits.testEventsByOrganisation, ctx.organisationId],
+      [limits.testEventsByOrganisation, dashboardSessionOf(res).organisation.id],
     ]);
     let messageId: string;
     try {
@@ -101,12 +107,12 @@ export const dashboardWebhookHandlers = (
     }
     return { status: 202 as const, body: { data: { message_id: messageId } } };
   },
-  listWebhookMessages: async ({ params, res }: Params) => ({
-    status: 200 as const,
-    body: { data: await listMessages(tenant(res), params.id) },
-  }),
-  resendWebhookMessage: async ({ params, res }: Params) => {
-    await resendMessage(tenant(res), params.id);
+  listWebhookMessages: async ({ params, headers, res }: Params) => {
+    const ctx = await dashboardTenantOf(res, headers);
+    return { status: 200 as const, body: { data: await listMessages(ctx, params.id) } };
+  },
+  resendWebhookMessage: async ({ params, headers, res }: Params) => {
+    await resendMessage(await dashboardTenantOf(res, headers), params.id);
     return { status: 202 as const, body: { data: { message_id: params.id } } };
   },
 });

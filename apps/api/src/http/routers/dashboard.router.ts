@@ -26,7 +26,8 @@ import {
 } from '../../modules/organisations/organisation.service';
 import { reserveAttempts, type AttemptLimits } from '../attempt-limit';
 import { clientAddress } from '../client-address';
-import { dashboardSessionOf } from '../locals';
+import { resetTestEnvironment } from '../../modules/organisations/test-environment.service';
+import { dashboardSessionOf, dashboardTenantOf } from '../locals';
 import type { UrlPolicy } from '../../modules/webhooks/url-guard';
 import { dashboardWebhookHandlers } from './dashboard-webhooks';
 import { sessionToken, type SessionCookies } from '../session';
@@ -44,7 +45,7 @@ const toSessionView = ({ session, user, organisation }: ActiveSession): Session 
   csrf_token: session.csrfToken,
 });
 
-const toKeyView = (key: ApiKey) => ({
+const toKeyView = (key: ApiKey, livemode: boolean) => ({
   id: key.id,
   name: key.name,
   hint: key.hint,
@@ -53,6 +54,7 @@ const toKeyView = (key: ApiKey) => ({
   created_at: iso(key.createdAt),
   last_used_at: isoOrNull(key.lastUsedAt),
   revoked_at: isoOrNull(key.revokedAt),
+  livemode,
 });
 
 async function planState(em: EntityManager, organisation: Organisation): Promise<PlanState> {
@@ -71,7 +73,8 @@ async function planState(em: EntityManager, organisation: Organisation): Promise
 
 /**
  * The dashboard's API. Keys are generated and revoked through the same service the operator CLI
- * uses; every lookup is scoped to the signed-in user's organisation.
+ * uses; every lookup is scoped to the signed-in user's organisation, in the request's mode (its
+ * live data, or its test environment). The plan is the live organisation's, for both modes.
  */
 export function dashboardRouter(deps: {
   cookies: SessionCookies;
@@ -134,29 +137,38 @@ export function dashboardRouter(deps: {
       return { status: 204, body: undefined };
     },
 
-    listKeys: async ({ res }) => {
-      const { em, organisation } = dashboardSessionOf(res);
-      const keys = await listKeys(em, organisation.id);
+    listKeys: async ({ headers, res }) => {
+      const { em, organisationId, livemode } = await dashboardTenantOf(res, headers);
+      const keys = await listKeys(em, organisationId);
       return {
         status: 200,
-        body: { data: keys.map(toKeyView), max_active_keys: MAX_ACTIVE_KEYS },
+        body: {
+          data: keys.map((key) => toKeyView(key, livemode)),
+          max_active_keys: MAX_ACTIVE_KEYS,
+        },
       };
     },
 
-    createKey: async ({ body, res }) => {
-      const { em, organisation } = dashboardSessionOf(res);
+    createKey: async ({ body, headers, res }) => {
+      const { em, organisationId, livemode } = await dashboardTenantOf(res, headers);
+      // The test environment's keys are test keys (`bxo_test_…`).
       const { apiKey, key } = await generateKey(em, {
-        organisationId: organisation.id,
+        organisationId,
         name: body.name,
         scopes: body.scopes,
       });
-      return { status: 201, body: { data: { key: toKeyView(apiKey), secret: key } } };
+      return { status: 201, body: { data: { key: toKeyView(apiKey, livemode), secret: key } } };
     },
 
-    revokeKey: async ({ params, res }) => {
+    revokeKey: async ({ params, headers, res }) => {
+      const { em, organisationId, livemode } = await dashboardTenantOf(res, headers);
+      const key = await revokeKey(em, params.id, organisationId);
+      return { status: 200, body: { data: toKeyView(key, livemode) } };
+    },
+
+    resetTestEnvironment: async ({ res }) => {
       const { em, organisation } = dashboardSessionOf(res);
-      const key = await revokeKey(em, params.id, organisation.id);
-      return { status: 200, body: { data: toKeyView(key) } };
+      return { status: 200, body: { data: await resetTestEnvironment(em, organisation.id) } };
     },
 
     getPlan: async ({ res }) => {
