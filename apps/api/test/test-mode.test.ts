@@ -19,6 +19,7 @@ import {
 } from './fixtures';
 import {
   call,
+  createKey,
   createTenant,
   createTestKey,
   getTestOrm,
@@ -50,6 +51,12 @@ const TABLES: Record<(typeof LISTS)[number] | 'webhook_endpoints', string> = {
 async function rows<T>(sql: string, ...values: unknown[]): Promise<T[]> {
   return (await getTestOrm()).em.fork().execute<T[]>(sql, values);
 }
+
+const revokedKeysOf = (organisationId: string) =>
+  rows<{ id: string }>(
+    `select id from api_keys where organisation_id = ? and revoked_at is not null`,
+    organisationId,
+  );
 
 const idsIn = async (table: string, organisationId: string): Promise<Set<string>> =>
   new Set(
@@ -427,9 +434,16 @@ describe('testOrganisationOf', () => {
       organisationId,
     );
     const orm = await getTestOrm();
-    const ids = await Promise.all(
-      Array.from({ length: 6 }, () => testOrganisationOf(orm.em.fork(), organisationId)),
+    // Each caller, when its call ends, finds the sample data complete: the seeder's door-scanner
+    // key, revoked as its last step, is there.
+    const calls = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const id = await testOrganisationOf(orm.em.fork(), organisationId);
+        return { id, revokedKeys: (await revokedKeysOf(id)).length };
+      }),
     );
+    for (const call of calls) expect(call.revokedKeys).toBe(1);
+    const ids = calls.map((call) => call.id);
     expect(new Set(ids).size).toBe(1);
     const twins = await rows<{ id: string }>(
       `select id from organisations where live_organisation_id = ?`,
@@ -524,6 +538,61 @@ describe('resetTestEnvironment', () => {
         tenant.organisationId,
       ),
     ).toEqual(liveBefore.records);
+  }, 60_000);
+
+  it('is refused while the sample data is being made, and works once it is', async () => {
+    const organisationId = (await createTenant()).organisationId;
+    const orm = await getTestOrm();
+    const firstUse = testOrganisationOf(orm.em.fork(), organisationId);
+    // The first use holds the twin while it writes the sample data.
+    const busy = async () =>
+      (
+        await rows(
+          `select 1 from organisations
+            where live_organisation_id = ? and test_data_busy_until > now()`,
+          organisationId,
+        )
+      ).length > 0;
+    const started = Date.now();
+    while (!(await busy())) {
+      if (Date.now() - started > 10_000) throw new Error('the first use never began seeding');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await expect(resetTestEnvironment(orm.em.fork(), organisationId)).rejects.toMatchObject({
+      status: 409,
+      code: 'test_data_busy',
+    });
+    const twin = await firstUse;
+    expect(await busy()).toBe(false);
+    expect((await idsIn('events', twin)).size).toBe(3);
+    // Two resets at once: one resets, the other is told to wait; the data is one sample.
+    const results = await Promise.allSettled([
+      resetTestEnvironment(orm.em.fork(), organisationId),
+      resetTestEnvironment(orm.em.fork(), organisationId),
+    ]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((result) => result.status === 'rejected');
+    expect(refused?.reason).toMatchObject({ status: 409, code: 'test_data_busy' });
+    expect((await idsIn('events', twin)).size).toBe(3);
+  }, 60_000);
+
+  it('deletes revoked test keys and keeps active ones', async () => {
+    const tenant = await createTenant();
+    const active = await createTestKey(tenant.organisationId);
+    const revoked = await createKey(active.organisationId, ['read']);
+    const orm = await getTestOrm();
+    await revokeKey(orm.em.fork(), revoked.apiKeyId);
+    await resetTestEnvironment(orm.em.fork(), tenant.organisationId);
+    const keys = await rows<{ id: string }>(
+      `select id from api_keys where organisation_id = ? and revoked_at is null`,
+      active.organisationId,
+    );
+    expect(keys.map((key) => key.id)).toEqual([active.apiKeyId]);
+    // Only the new sample data's door-scanner key is revoked.
+    const gone = await revokedKeysOf(active.organisationId);
+    expect(gone).toHaveLength(1);
+    expect(gone[0]!.id).not.toBe(revoked.apiKeyId);
+    expectList(await server.get(active, '/api/v1/events'));
   }, 60_000);
 
   it('refuses a test environment', async () => {

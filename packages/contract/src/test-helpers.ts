@@ -114,6 +114,6 @@ export const testHelpersContract = resourceRouter({
     responses: { 200: itemEnvelope(TestDataResetSchema), ...mutationResponses },
     metadata: testHelperRoute,
     summary: 'Reset the test data',
-    description: `Deletes all the test data (events, tiers, orders, tickets, attendees, check-ins, payouts, their change records and webhook messages, and the stored answers of the test keys' idempotency keys) and makes fresh sample data; the answer counts it. Test keys and test webhook endpoints stay. Live data is never touched. ${TEST_KEY_ONLY}`,
+    description: `Deletes all the test data (events, tiers, orders, tickets, attendees, check-ins, payouts, their change records and webhook messages, and the stored answers of the test keys' idempotency keys) and revoked test keys, and makes fresh sample data; the answer counts it. Active test keys and test webhook endpoints stay. Live data is never touched. While the test data is being made (its first use, or another reset), a 409 \`test_data_busy\`: try again in a few seconds. ${TEST_KEY_ONLY}`,
   },
 });

@@ -181,6 +181,11 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
     when: 'The payout is already `paid`, `failed` or `cancelled`: it moves no further.',
     on: only('testHelpers.advancePayout'),
   },
+  test_data_busy: {
+    status: 409,
+    when: 'The test data is being made (its first use) or reset right now; try again in a few seconds.',
+    on: only('testHelpers.reset'),
+  },
   endpoint_limit_reached: {
     status: 409,
     when: 'The organisation already has 20 webhook endpoints.',

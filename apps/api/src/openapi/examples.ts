@@ -793,6 +793,11 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
   ),
   order_not_paid: error(409, 'order_not_paid', 'the order is not paid yet: nothing to refund'),
   payout_final: error(409, 'payout_final', 'the payout is already paid; it cannot change'),
+  test_data_busy: error(
+    409,
+    'test_data_busy',
+    'the test data is being made or reset right now; try again in a few seconds',
+  ),
   endpoint_limit_reached: error(
     409,
     'endpoint_limit_reached',

@@ -108,6 +108,11 @@ export async function listKeys(em: EntityManager, organisationId: string): Promi
   return em.find(ApiKey, { organisationId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
 }
 
+/** Deletes an organisation's revoked keys (a test environment's reset). */
+export async function deleteRevokedKeys(em: EntityManager, organisationId: string): Promise<void> {
+  await em.nativeDelete(ApiKey, { organisationId, revokedAt: { $ne: null } });
+}
+
 /**
  * Revokes a key. With `organisationId`, a key of another organisation is not found (the dashboard's
  * view); without it (the operator CLI), any key can be revoked. Revoking twice is harmless.

@@ -20,6 +20,8 @@ export const OrganisationSchema = defineEntity({
     liveOrganisationId: p.text().nullable().unique('organisations_live_organisation_id_unique'),
     /** When a test environment was given its sample data (null: not yet, or a live one). */
     testDataSeededAt: p.datetime().nullable(),
+    /** Until when a test environment's sample data is being made or remade (a lease), or null. */
+    testDataBusyUntil: p.datetime().nullable(),
   },
 });
 export class Organisation extends OrganisationSchema.class {}

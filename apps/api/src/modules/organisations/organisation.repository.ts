@@ -25,22 +25,26 @@ const TWIN_OF = statement<TwinRow, { liveOrganisationId: string }>(
   (v) => [v.liveOrganisationId],
 );
 
-/** Marks the twin seeded, unless it already was: true for the one caller that gets to seed it. */
-const CLAIM_SEEDING = statement<{ id: string }, { id: string; at: Date }>(
-  `update organisations set test_data_seeded_at = $2
-    where id = $1 and live_organisation_id is not null and test_data_seeded_at is null
+/**
+ * Takes the twin's sample-data lease until `until`, unless another holds it (its lease not yet
+ * past at `at`); with `unseeded`, only while the twin has no sample data yet. The row if taken.
+ */
+const TAKE_LEASE = statement<
+  { id: string },
+  { id: string; until: Date; at: Date; unseeded: boolean }
+>(
+  `update organisations set test_data_busy_until = $2
+    where id = $1 and live_organisation_id is not null
+      and (test_data_busy_until is null or test_data_busy_until < $3)
+      and (not $4::boolean or test_data_seeded_at is null)
    returning id`,
-  (v) => [v.id, v.at],
+  (v) => [v.id, v.until, v.at, v.unseeded],
 );
 
-const MARK_SEEDED = statement<never, { id: string; at: Date }>(
-  `update organisations set test_data_seeded_at = $2 where id = $1`,
-  (v) => [v.id, v.at],
-);
-
-const UNCLAIM_SEEDING = statement<never, { id: string }>(
-  `update organisations set test_data_seeded_at = null where id = $1`,
-  (v) => [v.id],
+/** Ends the lease: the twin has its sample data (made at `seededAt`), or, with null, has none. */
+const END_LEASE = statement<never, { id: string; seededAt: Date | null }>(
+  `update organisations set test_data_seeded_at = $2, test_data_busy_until = null where id = $1`,
+  (v) => [v.id, v.seededAt],
 );
 
 export async function insertTwin(
@@ -56,15 +60,14 @@ export async function findTwin(on: Runner, liveOrganisationId: string): Promise<
   return row ?? null;
 }
 
-export async function claimSeeding(on: Runner, id: string, at: Date): Promise<boolean> {
-  return (await exec(on, CLAIM_SEEDING, { id, at })).length > 0;
+/** Whether the lease was taken (see TAKE_LEASE). */
+export async function takeLease(
+  on: Runner,
+  values: { id: string; until: Date; at: Date; unseeded: boolean },
+): Promise<boolean> {
+  return (await exec(on, TAKE_LEASE, values)).length > 0;
 }
 
-export async function unclaimSeeding(on: Runner, id: string): Promise<void> {
-  await exec(on, UNCLAIM_SEEDING, { id });
-}
-
-/** Marks the twin seeded, whether it was or not (its reset seeds it again). */
-export async function markSeeded(on: Runner, id: string, at: Date): Promise<void> {
-  await exec(on, MARK_SEEDED, { id, at });
+export async function endLease(on: Runner, id: string, seededAt: Date | null): Promise<void> {
+  await exec(on, END_LEASE, { id, seededAt });
 }

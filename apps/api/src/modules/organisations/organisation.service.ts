@@ -44,6 +44,7 @@ export async function createOrganisation(
     planChangedAt: null,
     liveOrganisationId: null,
     testDataSeededAt: null,
+    testDataBusyUntil: null,
   });
   await em.flush();
   await makeTwin(em, org.id);

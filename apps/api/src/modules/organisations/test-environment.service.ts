@@ -1,8 +1,9 @@
+import { setTimeout } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TenantContext } from '../../core/context';
-import { unprocessable } from '../../core/errors';
+import { conflict, unprocessable } from '../../core/errors';
 import { transaction } from '../../db/driver';
-import { listKeys } from '../api-keys/api-key.service';
+import { deleteRevokedKeys, listKeys } from '../api-keys/api-key.service';
 import { deleteAllAttendees } from '../attendees/attendee.service';
 import { deleteAllChanges } from '../changes/change.service';
 import { deleteAllCheckins } from '../checkins/checkin.service';
@@ -15,34 +16,37 @@ import { deleteAllTickets } from '../tickets/ticket.service';
 import { deleteAllTiers } from '../tiers/tier.service';
 import { deleteAllWebhookMessages } from '../webhooks/webhook-message.service';
 import { environmentOf, makeTwin } from './organisation.service';
-import { claimSeeding, findTwin, markSeeded, unclaimSeeding } from './organisation.repository';
+import { endLease, findTwin, takeLease } from './organisation.repository';
 
 /** The events of a test environment's sample data: enough to try every call, quick to write. */
 export const TEST_SAMPLE_EVENTS = 3;
 
+/** How long making sample data may hold a test environment (it takes a few seconds). */
+const SAMPLE_DATA_LEASE_MS = 120_000;
+/** A caller waiting for another's first sample data looks again this often, this long at most. */
+const WAIT_STEP_MS = 200;
+const WAIT_MAX_MS = 30_000;
+
 /**
  * The id of a live organisation's test environment (its twin organisation row), made if it has
- * none, and given its sample data at its first use. Concurrent callers get the same twin, and one of
- * them seeds it: another may return while that seeding is still under way. A 404 for an unknown
- * organisation; a 422 for a test environment.
+ * none, and given its sample data at its first use. Concurrent callers get the same twin; one of
+ * them makes the sample data while the others wait for it (up to WAIT_MAX_MS). A 404 for an
+ * unknown organisation; a 422 for a test environment.
  */
 export async function testOrganisationOf(
   em: EntityManager,
   liveOrganisationId: string,
 ): Promise<string> {
   const twinId = await twinOrRefuse(em, liveOrganisationId);
-  if (await claimSeeding(em, twinId, new Date())) await seed(em, twinId);
-  return twinId;
-}
-
-/** Sample data for a twin whose seeding the caller has claimed; unclaimed again if it fails. */
-async function seed(em: EntityManager, twinId: string): Promise<SeedCounts> {
-  try {
-    return await seedDemoData(em, twinId, { events: TEST_SAMPLE_EVENTS });
-  } catch (error) {
-    // Seeded by the next caller instead.
-    await unclaimSeeding(em, twinId);
-    throw error;
+  const deadline = Date.now() + WAIT_MAX_MS;
+  for (;;) {
+    if ((await findTwin(em, liveOrganisationId))?.test_data_seeded_at) return twinId;
+    if (await takeLease(em, { ...lease(twinId), unseeded: true })) {
+      await makeSampleData(em, twinId);
+      return twinId;
+    }
+    if (Date.now() > deadline) return twinId;
+    await setTimeout(WAIT_STEP_MS);
   }
 }
 
@@ -57,34 +61,63 @@ export async function liveOrganisationOf(
 /**
  * Empties a live organisation's test environment and gives it fresh sample data: every event, tier,
  * order, ticket, attendee, check-in and payout, every change record, every stored idempotent answer
- * of its keys and every webhook message (with its attempts) go, in one transaction; its API keys
- * and webhook endpoints stay. The counts of the new sample data. A 422 for a test environment.
+ * of its keys, its revoked keys and every webhook message (with its attempts) go, in one
+ * transaction; its active API keys and its webhook endpoints stay. The counts of the new sample
+ * data. A 409 `test_data_busy` while its sample data is being made (a first use or another reset);
+ * a 422 for a test environment.
  */
 export async function resetTestEnvironment(
   em: EntityManager,
   liveOrganisationId: string,
 ): Promise<SeedCounts> {
   const twinId = await twinOrRefuse(em, liveOrganisationId);
-  await transaction(em, async (tx) => {
-    const ctx: TenantContext = { em: tx, organisationId: twinId, livemode: false };
-    // Rows before the rows they refer to: a tier's reference to its event is checked at once.
-    await deleteAllCheckins(ctx);
-    await deleteAllAttendees(ctx);
-    await deleteAllTickets(ctx);
-    await deleteAllOrders(ctx);
-    await deleteAllPayouts(ctx);
-    await deleteAllTiers(ctx);
-    await deleteAllEvents(ctx);
-    await deleteAllChanges(ctx);
-    await deleteAllWebhookMessages(ctx);
-    const keys = await listKeys(tx, twinId);
-    await forgetAnswers(
-      tx,
-      keys.map((key) => key.id),
+  if (!(await takeLease(em, { ...lease(twinId), unseeded: false }))) {
+    throw conflict(
+      'the test data is being made or reset right now; try again in a few seconds',
+      'test_data_busy',
     );
-    await markSeeded(tx, twinId, new Date());
-  });
-  return seed(em, twinId);
+  }
+  return makeSampleData(em, twinId);
+}
+
+const lease = (twinId: string) => {
+  const at = new Date();
+  return { id: twinId, at, until: new Date(at.getTime() + SAMPLE_DATA_LEASE_MS) };
+};
+
+/**
+ * For a twin whose lease the caller holds: empties it (see resetTestEnvironment), writes sample
+ * data, and ends the lease. If that fails the twin counts as having no sample data: its next use
+ * makes it again.
+ */
+async function makeSampleData(em: EntityManager, twinId: string): Promise<SeedCounts> {
+  try {
+    await transaction(em, async (tx) => {
+      const ctx: TenantContext = { em: tx, organisationId: twinId, livemode: false };
+      // Rows before the rows they refer to: a tier's reference to its event is checked at once.
+      await deleteAllCheckins(ctx);
+      await deleteAllAttendees(ctx);
+      await deleteAllTickets(ctx);
+      await deleteAllOrders(ctx);
+      await deleteAllPayouts(ctx);
+      await deleteAllTiers(ctx);
+      await deleteAllEvents(ctx);
+      await deleteAllChanges(ctx);
+      await deleteAllWebhookMessages(ctx);
+      const keys = await listKeys(tx, twinId);
+      await forgetAnswers(
+        tx,
+        keys.map((key) => key.id),
+      );
+      await deleteRevokedKeys(tx, twinId);
+    });
+    const counts = await seedDemoData(em, twinId, { events: TEST_SAMPLE_EVENTS });
+    await endLease(em, twinId, new Date());
+    return counts;
+  } catch (error) {
+    await endLease(em, twinId, null).catch(() => undefined);
+    throw error;
+  }
 }
 
 async function twinOrRefuse(em: EntityManager, liveOrganisationId: string): Promise<string> {
