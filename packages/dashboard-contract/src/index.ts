@@ -1,5 +1,11 @@
 import { initContract } from '@ts-rest/core';
-import { ErrorSchema, SCOPES, TextSchema } from '@boxoffice/contract';
+import {
+  ErrorSchema,
+  SCOPES,
+  TestDataResetSchema,
+  TextSchema,
+  type TestDataReset,
+} from '@boxoffice/contract';
 import { z } from 'zod';
 import { ModeHeadersSchema } from './mode';
 import { webhookRoutes } from './webhooks';
@@ -59,17 +65,8 @@ export const ApiKeySchema = z.object({
 });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
-/** What a reset of the test environment made afresh: its new sample data. */
-export const TestDataCountsSchema = z.object({
-  events: z.number().int(),
-  tiers: z.number().int(),
-  orders: z.number().int(),
-  tickets: z.number().int(),
-  attendees: z.number().int(),
-  checkins: z.number().int(),
-  payouts: z.number().int(),
-});
-export type TestDataCounts = z.infer<typeof TestDataCountsSchema>;
+/** What a reset of the test environment made afresh: its new sample data, as the API's reset says. */
+export type TestDataCounts = TestDataReset;
 
 export const PlanChangeSchema = z.object({
   from: PlanSchema,
@@ -190,7 +187,7 @@ export const dashboardContract = c.router(
       method: 'POST',
       path: '/test-environment/reset',
       body: c.noBody(),
-      responses: { 200: z.object({ data: TestDataCountsSchema }) },
+      responses: { 200: z.object({ data: TestDataResetSchema }) },
       summary:
         'Empty the test environment and give it fresh sample data; its keys and webhook endpoints stay',
     },
