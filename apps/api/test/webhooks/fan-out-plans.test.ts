@@ -15,9 +15,11 @@ describe("the webhook engine's statements on a table that grew since they were p
   beforeAll(async () => {
     database = await createMigratedDatabase('boxoffice_fanout_plans');
     // No ANALYZE during the test: the statistics stay those of the empty table.
-    await database.orm.em.getConnection().execute(
-      'alter table change_records set (autovacuum_enabled = false); analyze change_records',
-    );
+    await database.orm.em
+      .getConnection()
+      .execute(
+        'alter table change_records set (autovacuum_enabled = false); analyze change_records',
+      );
     pool = new pg.Pool(enginePoolConfig(database.url));
   });
 
