@@ -217,6 +217,18 @@ export const LISTS = [
   'payouts',
 ] as const;
 
+/** The table behind each list (an organisation's data, rows scoped by `organisation_id`). */
+export const TABLE_OF_LIST = {
+  events: 'events',
+  tiers: 'ticket_tiers',
+  orders: 'orders',
+  tickets: 'tickets',
+  attendees: 'attendees',
+  checkins: 'checkins',
+  payouts: 'payouts',
+} as const satisfies Record<(typeof LISTS)[number], string>;
+export const DATA_TABLES = LISTS.map((list) => TABLE_OF_LIST[list]);
+
 /**
  * Draft events written straight to the table (named `v0`), `created_at` and `updated_at` as
  * given, to the microsecond; returns their ids in that order.

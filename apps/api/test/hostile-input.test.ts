@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { revokeKey } from '../src/modules/api-keys/api-key.service';
 import { createEvent } from '../src/modules/events/event.service';
-import { buildEvent, buildPayout, type EventFixture } from './fixtures';
+import { buildEvent, buildPayout, DATA_TABLES, type EventFixture } from './fixtures';
 import {
   createKey,
   createTenant,
@@ -279,15 +279,7 @@ const jsonOf = (response: RawResponse): any => JSON.parse(response.body.toString
 // Database snapshots: a hash of every row of some organisations' tables, and of their API keys'
 // idempotency records.
 
-const TENANT_TABLES = [
-  'events',
-  'ticket_tiers',
-  'orders',
-  'tickets',
-  'attendees',
-  'checkins',
-  'payouts',
-] as const;
+const TENANT_TABLES = DATA_TABLES;
 type Table = 'organisations' | (typeof TENANT_TABLES)[number];
 
 interface IdempotencyRow {

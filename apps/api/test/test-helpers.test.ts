@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { WebhookEngine } from '../src/modules/webhooks/webhook-engine';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint } from '../src/modules/webhooks/webhook-endpoint.service';
 import { expectError, expectItem, expectList } from './assertions';
 import {
@@ -16,12 +15,11 @@ import {
   createKey,
   createTenant,
   createTestKey,
-  localWebhookEngine,
   startTestServer,
   useTestServer,
   type TestTenant,
 } from './setup';
-import { Receiver } from './webhooks/harness';
+import { useReceiverAndEngine } from './webhooks/harness';
 
 /**
  * The test helpers over real HTTP: a live organisation and its test environment, each with a
@@ -462,17 +460,7 @@ describe('rate limits', () => {
 });
 
 describe('webhooks', () => {
-  const receiver = new Receiver();
-  let engine: WebhookEngine;
-  beforeAll(async () => {
-    await receiver.start();
-    engine = localWebhookEngine(inject('databaseUrl'));
-    await engine.start();
-  });
-  afterAll(async () => {
-    await engine.stop(2000);
-    await receiver.stop();
-  });
+  const { receiver } = useReceiverAndEngine();
 
   it('a test endpoint hears of a test order and its refund, with livemode false', async () => {
     const tenant = await createTestKey((await createTenant()).organisationId);

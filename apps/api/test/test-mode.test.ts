@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TenantContext } from '../src/core/context';
 import { newId } from '../src/core/ids';
-import type { WebhookEngine } from '../src/modules/webhooks/webhook-engine';
 import {
   resetTestEnvironment,
   testOrganisationOf,
@@ -13,7 +12,9 @@ import {
   buildEvent,
   buildPayout,
   contextOf,
+  DATA_TABLES,
   eventInput,
+  TABLE_OF_LIST,
   type LISTS,
   type EventFixture,
 } from './fixtures';
@@ -23,11 +24,10 @@ import {
   createTenant,
   createTestKey,
   getTestOrm,
-  localWebhookEngine,
   useTestServer,
   type TestTenant,
 } from './setup';
-import { Receiver } from './webhooks/harness';
+import { useReceiverAndEngine } from './webhooks/harness';
 
 /**
  * Test mode over real HTTP: a live organisation and its test environment, each with data of its
@@ -38,13 +38,7 @@ const server = useTestServer();
 
 /** The table behind each list of the API. */
 const TABLES: Record<(typeof LISTS)[number] | 'webhook_endpoints', string> = {
-  events: 'events',
-  tiers: 'ticket_tiers',
-  orders: 'orders',
-  tickets: 'tickets',
-  attendees: 'attendees',
-  checkins: 'checkins',
-  payouts: 'payouts',
+  ...TABLE_OF_LIST,
   webhook_endpoints: 'webhook_endpoints',
 };
 
@@ -343,17 +337,7 @@ describe('writes in test mode', () => {
 });
 
 describe('webhooks in test mode', () => {
-  const receiver = new Receiver();
-  let engine: WebhookEngine;
-  beforeAll(async () => {
-    await receiver.start();
-    engine = localWebhookEngine(inject('databaseUrl'));
-    await engine.start();
-  });
-  afterAll(async () => {
-    await engine.stop(2000);
-    await receiver.stop();
-  });
+  const { receiver } = useReceiverAndEngine();
 
   it('carry livemode on the envelope and the object; an endpoint hears its own mode only', async () => {
     const orm = await getTestOrm();
@@ -480,15 +464,6 @@ describe('resetTestEnvironment', () => {
     });
     expect(idempotent.status).toBe(201);
     const twin = testKey.organisationId;
-    const DATA_TABLES = [
-      'events',
-      'ticket_tiers',
-      'orders',
-      'tickets',
-      'attendees',
-      'checkins',
-      'payouts',
-    ];
     const before = new Map<string, Set<string>>();
     for (const table of DATA_TABLES) before.set(table, await idsIn(table, twin));
     const liveBefore = {

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { until } from '../scale/harness';
-import { getTestOrm } from '../setup';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { WebhookEngine } from '../../src/modules/webhooks/webhook-engine';
+import { getTestOrm, localWebhookEngine } from '../setup';
 
 const receiverScript = fileURLToPath(new URL('./receiver.mjs', import.meta.url));
 
@@ -95,4 +97,23 @@ export class Receiver {
       { timeoutMs },
     );
   }
+}
+
+/**
+ * For the tests of a `describe` block: a receiver, and the webhook engine in this process on the
+ * run's database, started before the first test and stopped after the last.
+ */
+export function useReceiverAndEngine(): { receiver: Receiver } {
+  const receiver = new Receiver();
+  let engine: WebhookEngine | undefined;
+  beforeAll(async () => {
+    await receiver.start();
+    engine = localWebhookEngine(inject('databaseUrl'));
+    await engine.start();
+  });
+  afterAll(async () => {
+    await engine?.stop(2000);
+    await receiver.stop();
+  });
+  return { receiver };
 }
