@@ -17,7 +17,7 @@ const api = resolve(here, '..');
 const target = join(api, 'src/openapi/field-docs.ts');
 
 /** Schemas whose fields others repeat (lists page alike; an endpoint with its secret is one). */
-const SHARED = ['PaginationQuerySchema', 'WebhookEndpointSchema'];
+const SHARED = ['PaginationQuerySchema', 'OrderSchema', 'WebhookEndpointSchema'];
 
 /** Every exported `…Schema` of the contract whose fields are documented. */
 function schemaNames() {

@@ -1,5 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AttendeeAnswer, CheckinDirection, PayoutStatus } from '@boxoffice/contract';
+import type {
+  AttendeeAnswer,
+  CheckinDirection,
+  PayoutStatus,
+  TestDataReset,
+} from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest } from '../../core/errors';
 import { generateKey, revokeKey } from '../api-keys/api-key.service';
@@ -11,15 +16,8 @@ import { environmentOf } from '../organisations/organisation.service';
 import { listTickets } from '../tickets/ticket.service';
 import { createTier, updateTier } from '../tiers/tier.service';
 
-export interface SeedCounts {
-  events: number;
-  tiers: number;
-  orders: number;
-  tickets: number;
-  attendees: number;
-  checkins: number;
-  payouts: number;
-}
+/** What the sample data holds, by kind: what a test environment's reset answers. */
+export type SeedCounts = TestDataReset;
 
 export const DEFAULT_DEMO_EVENTS = 6;
 export const MAX_DEMO_EVENTS = 60;
