@@ -16,7 +16,7 @@ import { deleteAllTickets } from '../tickets/ticket.service';
 import { deleteAllTiers } from '../tiers/tier.service';
 import { deleteAllWebhookMessages } from '../webhooks/webhook-message.service';
 import { environmentOf, makeTwin } from './organisation.service';
-import { endLease, findTwin, takeLease } from './organisation.repository';
+import { endLease, findTwin, takeLease, type TwinRow } from './organisation.repository';
 
 /** The events of a test environment's sample data: enough to try every call, quick to write. */
 export const TEST_SAMPLE_EVENTS = 3;
@@ -37,17 +37,18 @@ export async function testOrganisationOf(
   em: EntityManager,
   liveOrganisationId: string,
 ): Promise<string> {
-  const twinId = await twinOrRefuse(em, liveOrganisationId);
+  let twin = await twinOrRefuse(em, liveOrganisationId);
   const deadline = Date.now() + WAIT_MAX_MS;
-  for (;;) {
-    if ((await findTwin(em, liveOrganisationId))?.test_data_seeded_at) return twinId;
-    if (await takeLease(em, { ...lease(twinId), unseeded: true })) {
-      await makeSampleData(em, twinId);
-      return twinId;
+  while (!twin.test_data_seeded_at) {
+    if (await takeLease(em, { ...lease(twin.id), unseeded: true })) {
+      await makeSampleData(em, twin.id);
+      break;
     }
-    if (Date.now() > deadline) return twinId;
+    if (Date.now() > deadline) break;
     await setTimeout(WAIT_STEP_MS);
+    twin = (await findTwin(em, liveOrganisationId)) ?? twin;
   }
+  return twin.id;
 }
 
 /** The live organisation of an organisation: itself if live, the one it is the twin of if not. */
@@ -70,7 +71,7 @@ export async function resetTestEnvironment(
   em: EntityManager,
   liveOrganisationId: string,
 ): Promise<SeedCounts> {
-  const twinId = await twinOrRefuse(em, liveOrganisationId);
+  const twinId = (await twinOrRefuse(em, liveOrganisationId)).id;
   if (!(await takeLease(em, { ...lease(twinId), unseeded: false }))) {
     throw conflict(
       'the test data is being made or reset right now; try again in a few seconds',
@@ -120,9 +121,10 @@ async function makeSampleData(em: EntityManager, twinId: string): Promise<SeedCo
   }
 }
 
-async function twinOrRefuse(em: EntityManager, liveOrganisationId: string): Promise<string> {
+/** The live organisation's test environment, made (empty) if it has none. */
+async function twinOrRefuse(em: EntityManager, liveOrganisationId: string): Promise<TwinRow> {
   const existing = await findTwin(em, liveOrganisationId);
-  if (existing) return existing.id;
+  if (existing) return existing;
   const { livemode } = await environmentOf(em.fork(), liveOrganisationId);
   if (!livemode) {
     throw unprocessable(
@@ -130,5 +132,5 @@ async function twinOrRefuse(em: EntityManager, liveOrganisationId: string): Prom
       'not_live_organisation',
     );
   }
-  return makeTwin(em, liveOrganisationId);
+  return { id: await makeTwin(em, liveOrganisationId), test_data_seeded_at: null };
 }
