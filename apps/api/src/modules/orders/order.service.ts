@@ -1,8 +1,8 @@
 import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { badRequest, conflict, notFound, unprocessable } from '../../core/errors';
+import { badRequest, conflict, unprocessable } from '../../core/errors';
 import { newId, newOrderReference } from '../../core/ids';
-import { deleteAllOwned, findOwned, getOwned } from '../../db/owned';
+import { deleteAllOwned, getOwned } from '../../db/owned';
 import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
@@ -388,8 +388,7 @@ export async function cancelOrder(
   options: { refund: boolean; at: Date },
 ): Promise<Order> {
   return inTransaction(ctx, async (tx) => {
-    const order = await findOwned(tx, Order, 'order', orderId, { lock: true });
-    if (!order) throw notFound('order');
+    const order = await getOwned(tx, Order, 'order', 'order', orderId, { lock: true });
     if (order.status === 'cancelled' || order.status === 'refunded') return order;
     return (await endOrder(tx, order, options)).order;
   });
@@ -408,8 +407,7 @@ export async function refundOrder(
   options: { at?: Date } = {},
 ): Promise<EndedOrder> {
   return inTransaction(ctx, async (tx) => {
-    const order = await findOwned(tx, Order, 'order', orderId, { lock: true });
-    if (!order) throw notFound('order');
+    const order = await getOwned(tx, Order, 'order', 'order', orderId, { lock: true });
     if (order.status === 'refunded') {
       throw conflict('the order is already refunded', 'order_refunded');
     }
