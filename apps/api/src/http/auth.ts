@@ -76,11 +76,12 @@ async function refuse(
 
 /**
  * The access checks of every public route, in the documented order: 401 (key) → 402 (plan) →
- * 403 (scope; then a live key on a test-mode-only route) → 429 (rate limit). Request validation and the handler come after. Every 401 counts
- * against the client's address; past its limit, a request without a valid key gets a 429 instead.
- * A valid key is never refused there (doors behind one address must not stop because one device
- * sends a wrong key): a missing or malformed key is refused without a lookup, a well-formed one
- * costs one indexed query. `onRateLimited` hears of every rate-limit 429 (e.g. to count them).
+ * 403 (scope; then a live key on a test-mode-only route) → 429 (rate limit). Request validation
+ * and the handler come after. Every 401 counts against the client's address; past its limit, a
+ * request without a valid key gets a 429 instead. A valid key is never refused there (doors behind
+ * one address must not stop because one device sends a wrong key): a missing or malformed key is
+ * refused without a lookup, a well-formed one costs one indexed query. `onRateLimited` hears of
+ * every rate-limit 429 (e.g. to count them).
  */
 export function apiAccess(
   rateLimits: RateLimits,
