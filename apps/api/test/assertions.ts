@@ -117,3 +117,16 @@ export async function instantBetweenWrites(): Promise<string> {
   await tick();
   return instant;
 }
+
+/** The counts a test data reset answers: `events` sample events, some of every other kind. */
+export function expectSampleCounts(counts: unknown, events: number) {
+  expect(counts).toEqual({
+    events,
+    tiers: expect.any(Number),
+    orders: expect.any(Number),
+    tickets: expect.any(Number),
+    attendees: expect.any(Number),
+    checkins: expect.any(Number),
+    payouts: expect.any(Number),
+  });
+}

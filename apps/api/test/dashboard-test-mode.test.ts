@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTEMPT_LIMITS, createAttemptLimits } from '../src/http/attempt-limit';
 import { TEST_SAMPLE_EVENTS } from '../src/modules/organisations/test-environment.service';
+import { expectSampleCounts } from './assertions';
 import { Visitor } from './dashboard-visitor';
 import { eventInput } from './fixtures';
 import { call, getTestOrm, startTestServer, type CallResult, type TestServer } from './setup';
@@ -314,15 +315,7 @@ describe('resetting the test data', () => {
 
     const reset = await owner.request('POST', '/test-environment/reset');
     expectStatus(reset, 200);
-    expect(reset.body.data).toEqual({
-      events: TEST_SAMPLE_EVENTS,
-      tiers: expect.any(Number),
-      orders: expect.any(Number),
-      tickets: expect.any(Number),
-      attendees: expect.any(Number),
-      checkins: expect.any(Number),
-      payouts: expect.any(Number),
-    });
+    expectSampleCounts(reset.body.data, TEST_SAMPLE_EVENTS);
     expect(reset.body.data.orders).toBeGreaterThan(0);
 
     // Fresh sample data, reached with the same key; the test endpoint stays, its messages go.

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint } from '../src/modules/webhooks/webhook-endpoint.service';
-import { expectError, expectItem, expectList } from './assertions';
+import { expectError, expectItem, expectList, expectSampleCounts } from './assertions';
 import {
   buildEvent,
   buildPayout,
@@ -374,15 +374,7 @@ describe('POST /test_helpers/reset', () => {
 
     const reset = await post(testKey, '/reset', undefined, 'reset-once');
     const counts = expectItem(reset);
-    expect(counts).toEqual({
-      events: 3,
-      tiers: expect.any(Number),
-      orders: expect.any(Number),
-      tickets: expect.any(Number),
-      attendees: expect.any(Number),
-      checkins: expect.any(Number),
-      payouts: expect.any(Number),
-    });
+    expectSampleCounts(counts, 3);
     expect(counts.orders).toBeGreaterThan(0);
     expectError(await server.get(testKey, `/api/v1/events/${made.id}`), 404, 'event not found');
     expect(expectList(await server.get(testKey, '/api/v1/events')).total).toBe(3);
