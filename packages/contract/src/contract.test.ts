@@ -2,7 +2,9 @@ import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
+  CheckinBatchCreateSchema,
   CheckinCreateSchema,
+  MAX_CHECKIN_BATCH,
   contract,
   EventCreateSchema,
   EventListQuerySchema,
@@ -26,14 +28,15 @@ const firstMessage = (result: { success: boolean; error?: { issues: { message: s
 describe('the router', () => {
   const all = routes(contract);
 
-  it('has the 28 endpoints of the reference, each with a scope', () => {
-    expect(all).toHaveLength(28);
+  it('has the 29 endpoints of the reference, each with a scope', () => {
+    expect(all).toHaveLength(29);
     const signatures = all.map((route) => `${route.method} ${route.path}`).sort();
     expect(signatures).toContain('POST /checkins');
+    expect(signatures).toContain('POST /checkins/batch');
     expect(signatures).toContain('PATCH /tiers/:id');
     expect(signatures).toContain('DELETE /webhook_endpoints/:id');
     expect(signatures).toContain('POST /test_helpers/orders/:id/refund');
-    expect(new Set(signatures).size).toBe(28);
+    expect(new Set(signatures).size).toBe(29);
     for (const route of all) {
       const scope = (route.metadata as RouteMetadata).scope;
       // Webhook endpoints receive every change: even reading them needs the write scope.
@@ -41,7 +44,7 @@ describe('the router', () => {
         ? 'write'
         : route.method === 'GET'
           ? 'read'
-          : route.path === '/checkins'
+          : route.path.startsWith('/checkins')
             ? 'checkins:write'
             : 'write';
       expect(scope, `${route.method} ${route.path}`).toBe(expected);
@@ -222,6 +225,24 @@ describe('bodies', () => {
     );
     expect(CheckinCreateSchema.safeParse({ code: 'a', ticket_id: 'tkt_x' }).success).toBe(false);
     expect(CheckinCreateSchema.safeParse({ code: 'a', direction: 'sideways' }).success).toBe(false);
+  });
+
+  it('takes a batch of 1 to 100 scans, each naming one ticket, with an optional idempotency key', () => {
+    const scan = { code: 'abc', scanned_at: '2026-12-06T20:00:00Z', idempotency_key: 'door-1:42' };
+    expect(CheckinBatchCreateSchema.safeParse({ checkins: [scan] }).success).toBe(true);
+    expect(CheckinBatchCreateSchema.safeParse({ checkins: [] }).success).toBe(false);
+    const full = Array.from({ length: MAX_CHECKIN_BATCH }, () => scan);
+    expect(CheckinBatchCreateSchema.safeParse({ checkins: full }).success).toBe(true);
+    expect(CheckinBatchCreateSchema.safeParse({ checkins: [...full, scan] }).success).toBe(false);
+    expect(
+      firstMessage(CheckinBatchCreateSchema.safeParse({ checkins: [scan, { gate: 'North' }] })),
+    ).toBe('exactly one of ticket_id or code is required');
+    expect(
+      CheckinBatchCreateSchema.safeParse({ checkins: [{ ...scan, idempotency_key: '' }] }).success,
+    ).toBe(false);
+    expect(CheckinBatchCreateSchema.safeParse({ checkins: [scan], extra: 1 }).success).toBe(false);
+    // A single check-in takes no idempotency key in its body: that is the header's.
+    expect(CheckinCreateSchema.safeParse(scan).success).toBe(false);
   });
 
   it('takes a test order of whole tickets, leaving their number to the server, and trims the buyer', () => {

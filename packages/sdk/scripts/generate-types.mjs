@@ -65,6 +65,8 @@ const TYPES = [
   ['CheckinListParams', 'CheckinListQuerySchema', 'input'],
   // `checkins.ts` makes exactly one of `ticket_id` and `code` required.
   ['CheckinCreateFields', 'CheckinCreateSchema', 'input'],
+  ['CheckinBatchItemFields', 'CheckinBatchItemSchema', 'input'],
+  ['CheckinBatchResult', 'CheckinBatchResultSchema', 'output'],
   ['Payout', 'PayoutSchema', 'output'],
   ['PayoutListParams', 'PayoutListQuerySchema', 'input'],
   ['WebhookEndpoint', 'WebhookEndpointSchema', 'output'],

@@ -258,7 +258,9 @@ describe('resources', () => {
         );
       }
       // And no method beyond the contract's routes.
-      const own = ['list', 'get', 'create', 'update'].filter((name) => name in methods);
+      const own = ['list', 'get', 'create', 'createBatch', 'update'].filter(
+        (name) => name in methods,
+      );
       expect(own.sort()).toEqual(Object.keys(routes!).sort());
     }
   });

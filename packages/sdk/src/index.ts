@@ -27,6 +27,7 @@ export type {
   Attendee,
   AttendeeListParams,
   Checkin,
+  CheckinBatchResult,
   CheckinCreateFields,
   CheckinDirection,
   CheckinListParams,
@@ -62,7 +63,7 @@ export type {
   WebhookEndpointWithSecret,
   WritableTierStatus,
 } from './resources/types';
-export type { CheckinCreateParams } from './resources/checkins';
+export type { CheckinBatchItem, CheckinCreateParams } from './resources/checkins';
 export type { Logger, LogLevel } from './internal/log';
 export {
   Webhooks,

@@ -75,6 +75,75 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     created_at: 'When it was created (ISO-8601, UTC).',
     updated_at: 'When it last changed (ISO-8601, UTC); `updated_since` filters on it.',
   },
+  CheckinBatchCreateSchema: {
+    checkins: '1–100 scans, applied in this order, each on its own.',
+    'checkins.code':
+      'The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`.',
+    'checkins.event_id':
+      "The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted.",
+    'checkins.ticket_id':
+      'The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`.',
+    'checkins.direction':
+      '`entry` (the default) admits a valid ticket; `exit` lets a checked-in one out.',
+    'checkins.gate': 'The gate, 1–100 characters (trimmed).',
+    'checkins.device_id': 'The scanner, 1–100 characters (trimmed).',
+    'checkins.scanned_at':
+      'When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the server receives it.',
+    'checkins.idempotency_key':
+      "The scan's own idempotency key, 1–255 characters, unique per scan (a door makes one when it scans): a batch re-sent after a lost answer gives this item the answer it had the first time (whatever it was) instead of recording it again. Keys belong to the API key, apart from `Idempotency-Key` headers.",
+  },
+  CheckinBatchItemSchema: {
+    code: 'The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`.',
+    event_id:
+      "The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted.",
+    ticket_id: 'The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`.',
+    direction: '`entry` (the default) admits a valid ticket; `exit` lets a checked-in one out.',
+    gate: 'The gate, 1–100 characters (trimmed).',
+    device_id: 'The scanner, 1–100 characters (trimmed).',
+    scanned_at:
+      'When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the server receives it.',
+    idempotency_key:
+      "The scan's own idempotency key, 1–255 characters, unique per scan (a door makes one when it scans): a batch re-sent after a lost answer gives this item the answer it had the first time (whatever it was) instead of recording it again. Keys belong to the API key, apart from `Idempotency-Key` headers.",
+  },
+  CheckinBatchResultSchema: {
+    status:
+      "`201` recorded; `404` no such ticket; `409` refused by the ticket's state (`code` says which: `already_checked_in`, `ticket_void`, `not_checked_in`); `422` a ticket of another event (`wrong_event`).",
+    data: 'The check-in recorded (with a 201), else `null`.',
+    'data.event_id': "The ticket's event, `evt_…`.",
+    'data.ticket_id': 'The ticket scanned, `tkt_…`.',
+    'data.id': "The check-in's id, `chk_…`.",
+    'data.livemode':
+      '`true` for live data, `false` for test data (made and read with a `bxo_test_` key).',
+    'data.created_at': 'When the server received it (ISO-8601, UTC); `since` filters on it.',
+    'data.updated_at': 'Equal to `created_at`: check-ins never change.',
+    'data.direction': '`entry` (admitted) or `exit` (let out).',
+    'data.gate': 'The gate it was scanned at, or `null`.',
+    'data.device_id': 'The scanner that sent it, or `null`.',
+    'data.scanned_at':
+      'When the door scanned it (ISO-8601, UTC); the time the server received it, unless the scanner said.',
+    'data.attendee_id': "The ticket's attendee, `att_…`.",
+    'data.api_key_id': 'The API key that recorded it, or `null`. Set by the server.',
+    replayed:
+      "`true` when the item's `idempotency_key` was seen before and this is that first answer.",
+    code: 'The kind of refusal, for programs (`already_checked_in`, …); absent with a 201.',
+    error: 'Why it was refused, for people; absent with a 201.',
+    admission:
+      'With `already_checked_in`: the check-in that admitted the ticket (its `scanned_at`, `gate` and `device_id` say when and where), so the door can say so.',
+    'admission.event_id': "The ticket's event, `evt_…`.",
+    'admission.ticket_id': 'The ticket scanned, `tkt_…`.',
+    'admission.id': "The check-in's id, `chk_…`.",
+    'admission.livemode':
+      '`true` for live data, `false` for test data (made and read with a `bxo_test_` key).',
+    'admission.created_at': 'When the server received it (ISO-8601, UTC); `since` filters on it.',
+    'admission.updated_at': 'Equal to `created_at`: check-ins never change.',
+    'admission.direction': '`entry` (admitted) or `exit` (let out).',
+    'admission.gate': 'The gate it was scanned at, or `null`.',
+    'admission.device_id': 'The scanner that sent it, or `null`.',
+    'admission.scanned_at':
+      'When the door scanned it (ISO-8601, UTC); the time the server received it, unless the scanner said.',
+    'admission.attendee_id': "The ticket's attendee, `att_…`.",
+    'admission.api_key_id': 'The API key that recorded it, or `null`. Set by the server.',
+  },
   CheckinCreateSchema: {
     code: 'The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`.',
     event_id:
@@ -217,12 +286,12 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     failure_reason: 'Why it failed, or `null`.',
   },
   TestDataResetSchema: {
+    checkins: 'Check-ins of the new sample data.',
     events: 'Events of the new sample data.',
     tiers: 'Ticket tiers of the new sample data.',
     orders: 'Orders of the new sample data.',
     tickets: 'Tickets of the new sample data.',
     attendees: 'Attendees of the new sample data.',
-    checkins: 'Check-ins of the new sample data.',
     payouts: 'Payouts of the new sample data.',
   },
   TestOrderCreateSchema: {

@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type * as C from '@boxoffice/contract';
 import type { AppRoute, ClientInferRequest } from '@ts-rest/core';
 import type { Boxoffice } from '../client';
-import type { CheckinCreateParams } from './checkins';
+import type { CheckinBatchItem, CheckinCreateParams } from './checkins';
 import type * as T from './types';
 import type { WebhookEventType } from '../webhooks';
 
@@ -50,6 +50,10 @@ describe('resource types', () => {
     expectTypeOf<T.OrderListParams>().toExtend<C.OrderListQuery>();
     expectTypeOf<T.EventListParams>().toExtend<C.EventListQuery>();
     expectTypeOf<CheckinCreateParams>().toExtend<Body<C.Contract['checkins']['create']>>();
+    expectTypeOf<{ checkins: CheckinBatchItem[] }>().toExtend<
+      Body<C.Contract['checkins']['createBatch']>
+    >();
+    expectTypeOf<T.CheckinBatchResult>().toEqualTypeOf<C.CheckinBatchResult>();
     expect(refused).toBeTypeOf('function');
   });
 

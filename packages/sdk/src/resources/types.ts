@@ -512,6 +512,57 @@ export interface CheckinCreateFields {
   scanned_at?: string | undefined;
 }
 
+/** `CheckinBatchItemSchema` of @boxoffice/contract, as the API accepts it. */
+export interface CheckinBatchItemFields {
+  /** The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`. */
+  ticket_id?: string | undefined;
+  /** The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`. */
+  code?: string | undefined;
+  /** The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted. */
+  event_id?: string | undefined;
+  /** `entry` (the default) admits a valid ticket; `exit` lets a checked-in one out. */
+  direction?: CheckinDirection | undefined;
+  /** The gate, 1–100 characters (trimmed). */
+  gate?: string | undefined;
+  /** The scanner, 1–100 characters (trimmed). */
+  device_id?: string | undefined;
+  /**
+   * When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the
+   * server receives it.
+   */
+  scanned_at?: string | undefined;
+  /**
+   * The scan's own idempotency key, 1–255 characters, unique per scan (a door makes one when it
+   * scans): a batch re-sent after a lost answer gives this item the answer it had the first time
+   * (whatever it was) instead of recording it again. Keys belong to the API key, apart from
+   * `Idempotency-Key` headers.
+   */
+  idempotency_key?: string | undefined;
+}
+
+/** `CheckinBatchResultSchema` of @boxoffice/contract, as the API returns it. */
+export interface CheckinBatchResult {
+  /**
+   * `201` recorded; `404` no such ticket; `409` refused by the ticket's state (`code` says which:
+   * `already_checked_in`, `ticket_void`, `not_checked_in`); `422` a ticket of another event
+   * (`wrong_event`).
+   */
+  status: 201 | 404 | 409 | 422;
+  /** The check-in recorded (with a 201), else `null`. */
+  data: null | Checkin;
+  /** Why it was refused, for people; absent with a 201. */
+  error?: string | undefined;
+  /** The kind of refusal, for programs (`already_checked_in`, …); absent with a 201. */
+  code?: string | undefined;
+  /**
+   * With `already_checked_in`: the check-in that admitted the ticket (its `scanned_at`, `gate` and
+   * `device_id` say when and where), so the door can say so.
+   */
+  admission?: undefined | Checkin;
+  /** `true` when the item's `idempotency_key` was seen before and this is that first answer. */
+  replayed: boolean;
+}
+
 /** `PayoutSchema` of @boxoffice/contract, as the API returns it. */
 export interface Payout {
   /** The payout's id, `po_…`. */
