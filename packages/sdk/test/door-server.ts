@@ -5,7 +5,14 @@ import type {
   CheckinBatchResult,
   Ticket,
 } from '../src/resources/types';
-import { error, json, networkError, type RecordedRequest, type Reply } from './scripted-fetch';
+import {
+  error,
+  json,
+  networkError,
+  rateLimitHeaders,
+  type RecordedRequest,
+  type Reply,
+} from './scripted-fetch';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -120,13 +127,7 @@ export class DoorServer {
         return networkError('socket hang up')(request);
       }
       const w = this.writeWindow;
-      const headers = w
-        ? {
-            'x-ratelimit-limit': String(w.limit),
-            'x-ratelimit-remaining': String(w.remaining),
-            'x-ratelimit-reset': String(w.reset),
-          }
-        : {};
+      const headers = w ? rateLimitHeaders(w.limit, w.remaining, w.reset) : {};
       return json(200, { data: results }, headers)(request);
     }
     return error(404, `no route ${request.method} ${path}`, { code: 'route_not_found' })(request);
@@ -138,7 +139,7 @@ export class DoorServer {
     query: URLSearchParams,
     sinceParam: string,
     stamp: (item: Item) => string,
-  ): Response {
+  ): Response | Promise<Response> {
     const eventId = query.get('event_id');
     const since = query.get(sinceParam);
     let matching = items.filter((item) => !eventId || item.event_id === eventId);

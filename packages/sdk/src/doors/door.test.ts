@@ -77,7 +77,13 @@ describe('load', () => {
     const { door, script, store } = setup({ server, clock });
 
     const loaded = await door.load();
-    expect(loaded).toEqual({ downloaded: true, refreshed: true, tickets: 250, pending: 0 });
+    expect(loaded).toEqual({
+      downloaded: true,
+      refreshed: true,
+      tickets: 250,
+      pending: 0,
+      resending: 0,
+    });
     expect(script.requests.map(path)).toEqual([
       'GET /tickets?event_id=evt_door&limit=100',
       'GET /tickets?event_id=evt_door&limit=100&cursor=at100',
@@ -448,7 +454,7 @@ describe('offline', () => {
     const second = setup({ store, server });
     const seen = recorder(second.door);
     const loaded = await second.door.load();
-    expect(loaded).toMatchObject({ downloaded: false, refreshed: true });
+    expect(loaded).toMatchObject({ downloaded: false, refreshed: true, resending: 4 });
     await until(() => second.door.pending === 0);
     const resent = second.batches().flat();
     expect(resent.map((s) => s.idempotency_key)).toEqual(queued.map((s) => s.idempotency_key));

@@ -125,8 +125,13 @@ export interface DoorLoad {
   refreshed: boolean;
   /** Tickets the door knows. */
   tickets: number;
-  /** Scans queued (from the store, after a restart). */
+  /** Scans queued now (not yet answered by the server). */
   pending: number;
+  /**
+   * Scans of an earlier session that the store held unanswered (after a restart): they are sent
+   * again, with their own idempotency keys.
+   */
+  resending: number;
 }
 
 /** A failure the door met in the background (or in the call that returned it too). */
@@ -256,6 +261,8 @@ export class Door {
   /** Keys of answered scans still in the journal, to drop once a snapshot holds their effect. */
   private answered: string[] = [];
   private resuming: Promise<boolean> | undefined;
+  /** How many scans the store held unanswered when the door resumed. */
+  private resumedQueue = 0;
   private loaded = false;
   private isOnline: boolean | undefined;
 
@@ -370,6 +377,7 @@ export class Door {
       }
     }
     this.answered = [...results.keys()];
+    this.resumedQueue = this.queue.length;
     if (restored) this.loaded = true;
     this.start();
     return restored;
@@ -399,10 +407,15 @@ export class Door {
         if (failureOf(error) === 'fatal') throw error;
         refreshed = false;
       }
-      return { downloaded: false, refreshed, tickets: this.state.size, pending: this.pending };
+      return this.loadResult(false, refreshed);
     }
     await this.exclusive(() => this.download());
-    return { downloaded: true, refreshed: true, tickets: this.state.size, pending: this.pending };
+    return this.loadResult(true, true);
+  }
+
+  private loadResult(downloaded: boolean, refreshed: boolean): DoorLoad {
+    const { size: tickets } = this.state;
+    return { downloaded, refreshed, tickets, pending: this.pending, resending: this.resumedQueue };
   }
 
   /** Runs syncs (downloads, refreshes) one at a time. */
@@ -533,7 +546,8 @@ export class Door {
    */
   async scan(code: string, options: ScanOptions = {}): Promise<ScanOutcome> {
     this.assertLoaded();
-    const direction = options.direction ?? 'entry';
+    // Checked here too: a caller without types may pass anything.
+    const direction = (options.direction ?? 'entry') as string;
     if (direction !== 'entry' && direction !== 'exit') {
       throw new TypeError(`Invalid scan direction: ${JSON.stringify(direction)}.`);
     }
@@ -638,17 +652,22 @@ export class Door {
     if (this.loaded && this.refreshIntervalMs > 0) this.refreshLoop ??= this.runRefreshes();
   }
 
+  /** Whether the background work is to stop (a method: it changes while a loop waits). */
+  private stopping(): boolean {
+    return this.closing;
+  }
+
   private async runFlushes(): Promise<void> {
-    while (!this.closing) {
+    while (!this.stopping()) {
       await this.nap(this.flushDelay(), this.flushWake.signal);
-      if (!this.closing && this.flushDelay() === 0) await this.sendNext().catch(() => undefined);
+      if (!this.stopping() && this.flushDelay() === 0) await this.sendNext().catch(() => undefined);
     }
   }
 
   private async runRefreshes(): Promise<void> {
-    while (!this.closing) {
+    while (!this.stopping()) {
       await this.nap(this.refreshIntervalMs, this.stop.signal);
-      if (!this.closing && this.refreshHalted === undefined) {
+      if (!this.stopping() && this.refreshHalted === undefined) {
         await this.refresh().catch(() => undefined);
       }
     }
