@@ -224,10 +224,10 @@ describe('examples: command lines', () => {
 });
 
 describe('examples/door-checkin', () => {
-  /** A door of the gala at gate North, its files in `data`; no background refresh. */
-  const doorArgs = (device: string, data: string) => [
+  /** A door of `eventId` (the gala's) at gate North, its files in `data`; no background refresh. */
+  const doorArgs = (device: string, data: string, eventId = gala.event.id) => [
     '--event',
-    gala.event.id,
+    eventId,
     '--gate',
     'North',
     '--device',
@@ -313,8 +313,10 @@ describe('examples/door-checkin', () => {
   });
 
   it('keeps scanning with the server out of reach, and a later run sends what it kept', async () => {
-    const guest = gala.tickets[2]!;
-    const args = doorArgs('e2e-scanner-3', 'north-3');
+    // An event of its own: the gala's tickets and orders are counted by the other examples' tests.
+    const night = await buildEvent(organisationId, { tickets: 1, name: 'Offline Night' });
+    const guest = night.tickets[0]!;
+    const args = doorArgs('e2e-scanner-3', 'north-3', night.event.id);
     const first = await runExample('door-checkin', args);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/tickets downloaded/);
@@ -345,8 +347,9 @@ describe('examples/door-checkin', () => {
   });
 
   it('reports a conflict when another door admitted the guest before it heard of it', async () => {
-    const late = (await addOrder(organisationId, gala.tier, { tickets: 1 })).tickets[0]!;
-    const door = spawnExample('door-checkin', doorArgs('e2e-scanner-4', 'north-4'));
+    const night = await buildEvent(organisationId, { tickets: 1, name: 'Conflict Night' });
+    const late = night.tickets[0]!;
+    const door = spawnExample('door-checkin', doorArgs('e2e-scanner-4', 'north-4', night.event.id));
     let stdout = '';
     let stderr = '';
     door.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
