@@ -52,10 +52,13 @@ export class FileDoorStore implements DoorStore {
   /** While `drop` writes the new journal: the lines appended to the old one meanwhile. */
   private appendedDuringDrop: string[] | undefined;
 
-  private constructor(
-    readonly dir: string,
-    private journalFile: FileHandle,
-  ) {}
+  readonly dir: string;
+  private journalFile: FileHandle;
+
+  private constructor(dir: string, journalFile: FileHandle) {
+    this.dir = dir;
+    this.journalFile = journalFile;
+  }
 
   /**
    * The store in `dir`, made if missing. A journal line cut short by a crash in the middle of an
