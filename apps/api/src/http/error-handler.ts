@@ -84,7 +84,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     };
 
     if (error instanceof AppError) {
-      send(error.status, { error: error.message, code: error.code }, error.headers);
+      send(error.status, { error: error.message, code: error.code, ...error.more }, error.headers);
       return;
     }
     if (error instanceof RequestValidationError) {
