@@ -245,6 +245,25 @@ describe('POST /checkins/batch', () => {
     expect(sameText.status, JSON.stringify(sameText.body)).toBe(201);
   });
 
+  it('admits nobody twice when one batch is sent twice at once', async () => {
+    const tenant = await createTenant();
+    const { tickets } = await buildEvent(tenant.organisationId, { tickets: 20 });
+    const scans = tickets.map((ticket) =>
+      byId(ticket.id, { idempotency_key: `once-${ticket.id}` }),
+    );
+    const [a, b] = (await Promise.all([batch(tenant, scans), batch(tenant, scans)])).map(resultsOf);
+    // Each scan ran in one of the two: the other answered it for its key, replayed or still held.
+    for (const [i, first] of a!.entries()) {
+      const pair = [first, b![i]!];
+      const ran = pair.filter((result) => result.status === 201 && !result.replayed);
+      expect(ran, JSON.stringify(pair)).toHaveLength(1);
+      const other = pair.find((result) => result !== ran[0])!;
+      if (other.replayed) expect(other).toEqual({ ...ran[0], replayed: true });
+      else expect(other).toMatchObject({ status: 409, code: 'idempotency_in_flight' });
+    }
+    for (const ticket of tickets) expect((await stateOf(ticket.id)).checkins).toEqual(['entry']);
+  });
+
   it('replays the whole answer for a repeated Idempotency-Key', async () => {
     const tenant = await createTenant();
     const { tickets } = await buildEvent(tenant.organisationId, { tickets: 2 });

@@ -261,7 +261,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   attendees:
     'Attendees are the people the tickets are for, with the answers given at the checkout; they are read-only here. `checked_in` is true while their ticket is checked in.',
   checkins:
-    'Check-ins are the scans at the door, entries and exits, recorded with the `checkins:write` scope; they never change once made. "Checking tickets in" above gives the order of the checks.',
+    'Check-ins are the scans at the door, entries and exits, recorded with the `checkins:write` scope, one to a request or up to 100 in a batch; they never change once made. "Checking tickets in" above gives the order of the checks, "Batch check-ins" what a batch answers.',
   payouts:
     "Payouts are the money paid out for an organisation's sales, less fees and refunds; they are read-only here. A payout goes `pending → in_transit → paid`, or ends `cancelled` or `failed`.",
   webhookEndpoints:
