@@ -145,6 +145,21 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 }
 
 /**
+ * A path that is a route's own (no parameter in its pattern) asked with a method that route lacks
+ * gets the 405 of `notFoundHandler` before a route with a parameter there takes it:
+ * `GET /checkins/batch` is not a read of the check-in `batch`. (HEAD goes where GET does.)
+ */
+export const ownPathMethods: RequestHandler = (req, res, next) => {
+  const own = CONTRACT_METHODS.ownedBy(req.originalUrl.split('?')[0] ?? '');
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  if (own && !own.includes(method)) {
+    notFoundHandler(req, res, next);
+    return;
+  }
+  next();
+};
+
+/**
  * Everything no route matched: a known path asked with a method it lacks is a JSON 405 with
  * `Allow`, anything else a JSON 404; each names the method and path.
  */
