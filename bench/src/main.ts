@@ -32,8 +32,8 @@ import {
 } from './processes.ts';
 import { pipeliningAttack } from './hostile.ts';
 import { formatTable, row, type Row } from './report.ts';
-import type { CallsResult, IterateResult } from './sdk-client.ts';
-import { Seeder, ticketCode, ticketOrganisation, type Seeded } from './seed.ts';
+import type { CallsResult, DoorResult, IterateResult } from './sdk-client.ts';
+import { Seeder, ticketCode, ticketEventId, ticketOrganisation, type Seeded } from './seed.ts';
 import { median, percentile, Samples } from './stats.ts';
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
@@ -284,6 +284,17 @@ class Workload {
     const [first] = this.#seeded.keys;
     if (!first) throw new Error('no key was seeded');
     return first.key;
+  }
+
+  /** A door of the first organisation's event: its key, the event, and `scans` of its codes. */
+  door(scans: number): { apiKey: string; eventId: string; codes: string[] } {
+    const organisations = this.#authorization.length;
+    const tickets = Math.floor(this.#seeder.ticketCount / organisations);
+    const step = Math.max(1, Math.floor(tickets / scans));
+    const codes = Array.from({ length: Math.min(scans, tickets) }, (_, i) =>
+      ticketCode(i * step * organisations),
+    );
+    return { apiKey: this.firstKey, eventId: ticketEventId(0), codes };
   }
 }
 
@@ -748,7 +759,7 @@ async function batchCase(
 // The SDK, in child processes of its own
 
 async function sdkChild<T>(
-  mode: 'calls' | 'iterate',
+  mode: 'calls' | 'iterate' | 'door',
   nodeArgs: string[],
   settings: object,
 ): Promise<T> {
@@ -885,6 +896,14 @@ async function main(): Promise<void> {
         expected: config.iterateItems,
       }),
     );
+    log(`SDK: a door session scanning ${config.doorScans} codes`);
+    const doorScans = await phase('sdk-door', () =>
+      sdkChild<DoorResult>('door', [], {
+        baseURL: `${both.ours.baseUrl}/api/v1`,
+        ...workload.door(config.doorScans),
+      }),
+    );
+    if (doorScans.pending > 0) failures.push(`the door kept ${doorScans.pending} scans unsent`);
     assertAlive(both.ours);
 
     await both.ours.stop();
@@ -1086,6 +1105,14 @@ async function main(): Promise<void> {
         value: 30,
         unit: 'MB',
       }),
+      row(
+        `door.scan p99, ${doorScans.scans} scans at a door of ${doorScans.tickets.toLocaleString('en-GB')} tickets (file store)`,
+        'ms',
+        doorScans.p99Ms,
+        null,
+        { kind: 'at-most', value: 5, unit: 'ms' },
+      ),
+      row('door.scan p50', 'ms', doorScans.p50Ms, null),
       coldStartRow,
       uncachedColdStartRow,
       row(
@@ -1136,6 +1163,7 @@ async function main(): Promise<void> {
         eventsPerOrganisation: config.eventsPerOrganisation,
         iterateItems: config.iterateItems,
         sdkCalls: config.sdkCalls,
+        doorScans: config.doorScans,
         coldStarts: config.coldStarts,
         poolMax: config.poolMax,
         ticketsUsed: workload.ticketsUsed,
@@ -1165,6 +1193,7 @@ async function main(): Promise<void> {
           overheadPercent: sdkOverheadPercent,
         },
         iteration,
+        door: doorScans,
       },
       memory: {
         restRssBytes: restRss,

@@ -4,9 +4,16 @@
  *
  *   node src/sdk-client.ts calls '{"baseURL":…,"apiKey":…,"calls":2000,"warmup":200}'
  *   node --expose-gc src/sdk-client.ts iterate '{"baseURL":…,"apiKey":…,"expected":100000}'
+ *   node src/sdk-client.ts door '{"baseURL":…,"apiKey":…,"eventId":…,"codes":[…],"storeDir":…}'
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Boxoffice } from '@boxoffice/sdk';
-import { median } from './stats.ts';
+import { openDoor } from '@boxoffice/sdk/doors';
+import { FileDoorStore } from '../../examples/door-checkin/src/file-store.ts';
+import { median, percentile } from './stats.ts';
 
 interface Settings {
   baseURL: string;
@@ -14,6 +21,10 @@ interface Settings {
   calls?: number;
   warmup?: number;
   expected?: number;
+  /** `door`: the event at the door, and the codes scanned, one every `intervalMs`. */
+  eventId?: string;
+  codes?: string[];
+  intervalMs?: number;
 }
 
 export interface CallsResult {
@@ -43,6 +54,19 @@ export interface DeepPageResult {
   deepMedianMs: number;
   firstMs: number[];
   deepMs: number[];
+}
+
+/** A door session's scans, each answered from its own state: how long each answer took. */
+export interface DoorResult {
+  /** Tickets the door downloaded, and how long `load()` took. */
+  tickets: number;
+  loadMs: number;
+  scans: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Scans still unsent after `close()` (0: every check-in reached the server). */
+  pending: number;
 }
 
 const client = (settings: Settings) =>
@@ -179,9 +203,60 @@ async function deepPage(settings: Settings, sdk: Boxoffice): Promise<DeepPageRes
   };
 }
 
+/**
+ * A door of the event over the example's file store (as a door app keeps its scans), downloading
+ * the tickets, then scanning `codes` one every `intervalMs` while its batches go to the server in
+ * the background: the time of each `scan()`.
+ */
+async function door(settings: Settings): Promise<DoorResult> {
+  const { eventId, codes } = settings;
+  if (!eventId || !codes) throw new Error('door needs eventId and codes');
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-door-'));
+  try {
+    const store = await FileDoorStore.open(dir);
+    const session = openDoor(client(settings), {
+      eventId,
+      gate: 'Bench',
+      deviceId: 'bench-1',
+      store,
+      refreshIntervalMs: 0,
+    });
+    const loadStarted = performance.now();
+    const loaded = await session.load();
+    const loadMs = performance.now() - loadStarted;
+    const ms: number[] = [];
+    for (const code of codes) {
+      const started = performance.now();
+      const outcome = await session.scan(code);
+      ms.push(performance.now() - started);
+      if (outcome.result === 'unknown') throw new Error(`the door does not know ${code}`);
+      await sleep(settings.intervalMs ?? 10);
+    }
+    await session.close();
+    await store.close();
+    return {
+      tickets: loaded.tickets,
+      loadMs,
+      scans: ms.length,
+      p50Ms: median(ms),
+      p99Ms: percentile(ms, 99),
+      maxMs: Math.max(...ms),
+      pending: session.pending,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const [mode, json] = process.argv.slice(2);
 const settings = JSON.parse(json ?? '{}') as Settings;
 const result =
-  mode === 'calls' ? await calls(settings) : mode === 'iterate' ? await iterate(settings) : null;
-if (!result) throw new Error(`unknown mode '${mode}' (calls or iterate)`);
+  mode === 'calls'
+    ? await calls(settings)
+    : mode === 'iterate'
+      ? await iterate(settings)
+      : mode === 'door'
+        ? await door(settings)
+        : null;
+if (!result) throw new Error(`unknown mode '${mode}' (calls, iterate or door)`);
 process.stdout.write(`${JSON.stringify(result)}\n`);

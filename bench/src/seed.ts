@@ -43,6 +43,10 @@ const LAST_NAMES = `array['Khan','Schmidt','Okafor','Rossi','Nguyen','Dubois','S
 /** The code of ticket `n`: 24 base62 characters, like the server's barcodes. */
 export const ticketCode = (n: number): string => `B${String(n).padStart(23, '0')}`;
 
+/** The id of the event organisation `o`'s tickets are for (as `eventId('o', '0')` makes it). */
+export const ticketEventId = (o: number): string =>
+  `evt_${createHash('md5').update(`evt-${o}-0`).digest('hex').slice(0, 24)}`;
+
 /** The organisation (and so the key) ticket `n` belongs to. */
 export const ticketOrganisation = (n: number, organisations: number): number => n % organisations;
 
