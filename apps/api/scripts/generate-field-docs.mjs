@@ -16,8 +16,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 const api = resolve(here, '..');
 const target = join(api, 'src/openapi/field-docs.ts');
 
-/** Schemas whose fields others repeat (lists page alike; an endpoint with its secret is one). */
-const SHARED = ['PaginationQuerySchema', 'OrderSchema', 'WebhookEndpointSchema'];
+/**
+ * Schemas whose fields others repeat (lists page alike; an endpoint with its secret is one; a scan
+ * of a batch is a check-in's creation).
+ */
+const SHARED = [
+  'PaginationQuerySchema',
+  'OrderSchema',
+  'WebhookEndpointSchema',
+  'CheckinCreateSchema',
+];
 
 /** Every exported `…Schema` of the contract whose fields are documented. */
 function schemaNames() {
