@@ -65,7 +65,7 @@ const TYPES = [
   ['CheckinListParams', 'CheckinListQuerySchema', 'input'],
   // `checkins.ts` makes exactly one of `ticket_id` and `code` required.
   ['CheckinCreateFields', 'CheckinCreateSchema', 'input'],
-  ['CheckinBatchItemFields', 'CheckinBatchItemSchema', 'input'],
+  ['CheckinBatchItemFields', 'CheckinBatchItemSchema', 'input', 'CheckinCreateFields'],
   ['CheckinBatchResult', 'CheckinBatchResultSchema', 'output'],
   ['Payout', 'PayoutSchema', 'output'],
   ['PayoutListParams', 'PayoutListQuerySchema', 'input'],
