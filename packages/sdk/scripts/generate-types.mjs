@@ -3,14 +3,9 @@
 // neither zod nor the contract, and a user's compiler does not instantiate zod's types to read them.
 //
 //   pnpm generate   (every generator of the repository; CI fails when a generated file is stale)
-import { writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { contractTypes, ts } from '../../contract/scripts/contract-types.mjs';
+import { contractTypes, ts, writeGenerated } from '../../contract/scripts/contract-types.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const sdk = resolve(here, '..');
-const target = join(sdk, 'src/resources/types.ts');
+const target = new URL('../src/resources/types.ts', import.meta.url);
 
 /**
  * Interfaces the others extend, exported too (a user may page generically): [name, schema, side,
@@ -244,14 +239,11 @@ function generate() {
 ${body}`;
 }
 
-const prettier = await import('prettier');
-const config = (await prettier.resolveConfig(target)) ?? {};
-const text = await prettier.format(generate(), { ...config, filepath: target });
+const text = generate();
 if (undocumented.length > 0) {
   console.error(
     `Fields without a JSDoc comment in the contract: ${[...new Set(undocumented)].join(', ')}`,
   );
   process.exit(1);
 }
-writeFileSync(target, text);
-console.log(`wrote ${target}`);
+await writeGenerated(target, text);
