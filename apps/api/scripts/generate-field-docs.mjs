@@ -3,21 +3,27 @@
 // JSDoc is the one place a field is described (the SDK's types carry the same text).
 //
 //   pnpm generate   (every generator of the repository; CI fails when a generated file is stale)
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   contractSrc,
   contractTypes,
   ts,
+  writeGenerated,
 } from '../../../packages/contract/scripts/contract-types.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const api = resolve(here, '..');
-const target = join(api, 'src/openapi/field-docs.ts');
+const target = new URL('../src/openapi/field-docs.ts', import.meta.url);
 
-/** Schemas whose fields others repeat (lists page alike; an endpoint with its secret is one). */
-const SHARED = ['PaginationQuerySchema', 'OrderSchema', 'WebhookEndpointSchema'];
+/**
+ * Schemas whose fields others repeat (lists page alike; an endpoint with its secret is one; a scan
+ * of a batch is a check-in's creation).
+ */
+const SHARED = [
+  'PaginationQuerySchema',
+  'OrderSchema',
+  'WebhookEndpointSchema',
+  'CheckinCreateSchema',
+];
 
 /** Every exported `…Schema` of the contract whose fields are documented. */
 function schemaNames() {
@@ -105,8 +111,4 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
 `;
 }
 
-const prettier = await import('prettier');
-const config = (await prettier.resolveConfig(target)) ?? {};
-const text = await prettier.format(generate(), { ...config, filepath: target });
-writeFileSync(target, text);
-console.log(`wrote ${target}`);
+await writeGenerated(target, generate());

@@ -1,5 +1,6 @@
 import type { Mode } from '@boxoffice/dashboard-contract';
 import { useSyncExternalStore } from 'react';
+import { browserStore } from './browser-store';
 
 /**
  * Live or test mode: which of the organisation's two environments the keys and webhooks pages show
@@ -12,7 +13,8 @@ const STORAGE_KEY = 'boxoffice.dashboard.mode';
 /** Where the mode is kept when the browser refuses storage (private modes, blocked site data). */
 let unstored: Mode = 'live';
 
-const listeners = new Set<() => void>();
+// Another tab switched (a `null` key: it cleared the storage).
+const store = browserStore('storage', (event) => event.key === STORAGE_KEY || event.key === null);
 
 function stored(): Mode {
   try {
@@ -32,23 +34,10 @@ export function setMode(mode: Mode): void {
   } catch {
     // Kept for this page only.
   }
-  listeners.forEach((listener) => listener());
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  // Another tab switched.
-  const fromOtherTab = (event: StorageEvent) => {
-    if (event.key === STORAGE_KEY || event.key === null) listener();
-  };
-  window.addEventListener('storage', fromOtherTab);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', fromOtherTab);
-  };
+  store.changed();
 }
 
 /** The mode, re-rendering when it changes here or in another tab. */
 export function useMode(): Mode {
-  return useSyncExternalStore(subscribe, currentMode);
+  return useSyncExternalStore(store.subscribe, currentMode);
 }

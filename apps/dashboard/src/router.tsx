@@ -5,6 +5,7 @@ import {
   type MouseEvent,
   type ReactNode,
 } from 'react';
+import { browserStore } from './browser-store';
 
 /** `/dashboard/`: every route lives under it, and the server answers index.html for all of them. */
 const BASE = import.meta.env.BASE_URL.replace(/\/$/, '');
@@ -38,18 +39,11 @@ function currentPath(): string {
   return path.replace(/\/+$/, '') || '/';
 }
 
-const listeners = new Set<() => void>();
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  window.addEventListener('popstate', listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('popstate', listener);
-  };
-}
+// Back and forward change the path too.
+const store = browserStore('popstate');
 
 export function usePath(): string {
-  return useSyncExternalStore(subscribe, currentPath);
+  return useSyncExternalStore(store.subscribe, currentPath);
 }
 
 export function href(path: string): string {
@@ -61,7 +55,7 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
   if (href(path) === `${window.location.pathname}${window.location.search}`) return;
   if (options.replace) window.history.replaceState(null, '', href(path));
   else window.history.pushState(null, '', href(path));
-  listeners.forEach((listener) => listener());
+  store.changed();
 }
 
 /** Sends the browser elsewhere without adding a history entry (a redirect). */

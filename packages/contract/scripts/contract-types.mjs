@@ -1,6 +1,8 @@
 // The contract's schemas as TypeScript types, computed by the compiler from its sources: what the
 // SDK's plain types (packages/sdk/scripts/generate-types.mjs) and the OpenAPI document's field
-// descriptions (apps/api/scripts/generate-field-docs.mjs) are generated from.
+// descriptions (apps/api/scripts/generate-field-docs.mjs) are generated from; and how those two
+// write what they generate.
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,4 +48,13 @@ export function contractTypes(wanted) {
     }
   }
   return { checker, aliases };
+}
+
+/** Writes a generator's `text` to `target` (a file URL), formatted as Prettier is set up for it. */
+export async function writeGenerated(target, text) {
+  const path = fileURLToPath(target);
+  const prettier = await import('prettier');
+  const config = (await prettier.resolveConfig(path)) ?? {};
+  writeFileSync(path, await prettier.format(text, { ...config, filepath: path }));
+  console.log(`wrote ${path}`);
 }

@@ -3,14 +3,9 @@
 // neither zod nor the contract, and a user's compiler does not instantiate zod's types to read them.
 //
 //   pnpm generate   (every generator of the repository; CI fails when a generated file is stale)
-import { writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { contractTypes, ts } from '../../contract/scripts/contract-types.mjs';
+import { contractTypes, ts, writeGenerated } from '../../contract/scripts/contract-types.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const sdk = resolve(here, '..');
-const target = join(sdk, 'src/resources/types.ts');
+const target = new URL('../src/resources/types.ts', import.meta.url);
 
 /**
  * Interfaces the others extend, exported too (a user may page generically): [name, schema, side,
@@ -42,9 +37,8 @@ const ENUMS = [
 ].map(([name, text]) => [name, `${name}Schema`, text]);
 
 /**
- * [exported name, schema, side, base]: what the SDK receives (`output`) or sends (`input`); `base`
- * names an interface above whose fields it has, and which it then extends. A type with every field
- * of one of the BASES extends it without saying so.
+ * [exported name, schema, side]: what the SDK receives (`output`) or sends (`input`). A type with
+ * every field of one of the BASES, or of a type above it on its side, extends it (see `declare`).
  */
 const TYPES = [
   ['Event', 'EventSchema', 'output'],
@@ -70,11 +64,11 @@ const TYPES = [
   ['Payout', 'PayoutSchema', 'output'],
   ['PayoutListParams', 'PayoutListQuerySchema', 'input'],
   ['WebhookEndpoint', 'WebhookEndpointSchema', 'output'],
-  ['WebhookEndpointWithSecret', 'WebhookEndpointWithSecretSchema', 'output', 'WebhookEndpoint'],
+  ['WebhookEndpointWithSecret', 'WebhookEndpointWithSecretSchema', 'output'],
   ['WebhookEndpointListParams', 'WebhookEndpointListQuerySchema', 'input'],
   ['WebhookEndpointCreateParams', 'WebhookEndpointCreateSchema', 'input'],
   ['WebhookEndpointUpdateParams', 'WebhookEndpointUpdateSchema', 'input'],
-  ['TestOrder', 'TestOrderSchema', 'output', 'Order'],
+  ['TestOrder', 'TestOrderSchema', 'output'],
   ['TestOrderCreateParams', 'TestOrderCreateSchema', 'input'],
   ['TestPayoutAdvanceParams', 'TestPayoutAdvanceSchema', 'input'],
   ['TestDataReset', 'TestDataResetSchema', 'output'],
@@ -198,38 +192,38 @@ function generate() {
 
   const fields = (type, indent) => fieldTexts(type, indent).join('');
 
-  // A base's fields are left out of the interfaces that extend it; each must be there word for
-  // word (doc, optionality and type), so the extended interface is the same type as written out.
-  const written = new Map();
-  const has = (own, base) => written.get(base)?.every((field) => own.includes(field)) === true;
-  const declare = (name, named, head) => {
+  // An interface with every field of one declared before it (a base, or a type on its side: a test
+  // order is an order, a batch's scan a check-in's creation), word for word (doc, optionality and
+  // type), and more, extends the one with the most of them: the same type as written out.
+  const written = [];
+  const declare = (name, side, head) => {
     const own = fieldTexts(aliases.get(name), '  ');
-    const base = named ?? BASES.map(([baseName]) => baseName).find((other) => has(own, other));
-    written.set(name, own);
+    const [base] = written
+      .filter(
+        (other) =>
+          (other.side === side || other.side === 'base') &&
+          other.fields.length < own.length &&
+          other.fields.every((field) => own.includes(field)),
+      )
+      .sort((a, b) => b.fields.length - a.fields.length);
+    written.push({ name, side, fields: own });
     if (base === undefined) return `${head} {\n${own.join('')}}\n`;
-    const inherited = written.get(base) ?? [];
-    const missing = inherited.filter((field) => !own.includes(field));
-    if (inherited.length === 0 || missing.length > 0) {
-      throw new Error(
-        `${name} does not have the fields of ${base} as they are:\n${missing.join('')}`,
-      );
-    }
-    const rest = own.filter((field) => !inherited.includes(field)).join('');
-    return `${head} extends ${base} {\n${rest}}\n`;
+    const rest = own.filter((field) => !base.fields.includes(field)).join('');
+    return `${head} extends ${base.name} {\n${rest}}\n`;
   };
 
   const bases = BASES.map(([name, schema, , text]) =>
     declare(
       name,
-      undefined,
+      'base',
       `/** ${text} \`${schema}\` of @boxoffice/contract. */\nexport interface ${name}`,
     ),
   );
-  const exported = TYPES.map(([name, schema, side, base]) => {
+  const exported = TYPES.map(([name, schema, side]) => {
     const what = side === 'output' ? 'as the API returns it' : 'as the API accepts it';
     return declare(
       name,
-      base,
+      side,
       `/** \`${schema}\` of @boxoffice/contract, ${what}. */\nexport interface ${name}`,
     );
   });
@@ -244,14 +238,11 @@ function generate() {
 ${body}`;
 }
 
-const prettier = await import('prettier');
-const config = (await prettier.resolveConfig(target)) ?? {};
-const text = await prettier.format(generate(), { ...config, filepath: target });
+const text = generate();
 if (undocumented.length > 0) {
   console.error(
     `Fields without a JSDoc comment in the contract: ${[...new Set(undocumented)].join(', ')}`,
   );
   process.exit(1);
 }
-writeFileSync(target, text);
-console.log(`wrote ${target}`);
+await writeGenerated(target, text);

@@ -7,18 +7,16 @@ import {
   toApiKeyView,
 } from '../modules/api-keys/api-key.service';
 import { defineCommand, requireFlag, UsageError, type Command } from './args';
-import { organisationListCommand, tenantFor } from './organisation-list';
+import { organisationCommand, organisationListCommand } from './organisation-command';
 
 export const keyCommands: Command[] = [
-  defineCommand({
+  organisationCommand({
     usage:
       'key create --org <org_id> --scopes <read,write,checkins:write> [--name <name>] [--test]',
     summary:
       'Generate an API key (with --test, a bxo_test_ key of the test environment); the key itself is printed this once and never again',
-    flags: ['org', 'scopes', 'name'],
-    switches: ['test'],
+    flags: ['scopes', 'name'],
     prepare(parsed) {
-      const organisationId = requireFlag(parsed, 'org');
       const scopes = requireFlag(parsed, 'scopes').split(',');
       try {
         parseScopes(scopes);
@@ -26,11 +24,9 @@ export const keyCommands: Command[] = [
         if (error instanceof AppError) throw new UsageError(error.message, parsed.usage);
         throw error;
       }
-      return async (orm) => {
-        const em = orm.em.fork();
-        const tenant = await tenantFor(em, organisationId, parsed.switches.test);
-        const { apiKey, key } = await generateKey(em, {
-          organisationId: tenant.organisationId,
+      return async (ctx) => {
+        const { apiKey, key } = await generateKey(ctx.em, {
+          organisationId: ctx.organisationId,
           name: parsed.flags.name,
           scopes,
         });

@@ -11,20 +11,18 @@ import {
   withSecret,
 } from '../modules/webhooks/webhook-endpoint.service';
 import { defineCommand, requireFlag, UsageError, type Command } from './args';
-import { organisationListCommand, tenantFor } from './organisation-list';
+import { organisationCommand, organisationListCommand } from './organisation-command';
 
 /** The operator's URL policy: the server's own (`webhookUrlPolicy`). */
 const urlPolicy = () => webhookUrlPolicy(loadConfig());
 
 export const webhookCommands: Command[] = [
-  defineCommand({
+  organisationCommand({
     usage: 'webhook create --org <org_id> --url <url> [--events <type,type>] [--test]',
     summary:
       'Register a webhook endpoint (all event types unless --events; with --test, for the test environment); prints its signing secret',
-    flags: ['org', 'url', 'events'],
-    switches: ['test'],
+    flags: ['url', 'events'],
     prepare(parsed) {
-      const organisationId = requireFlag(parsed, 'org');
       const url = requireFlag(parsed, 'url');
       const events = parsed.flags.events
         ?.split(',')
@@ -38,15 +36,13 @@ export const webhookCommands: Command[] = [
           parsed.usage,
         );
       }
-      return async (orm) => {
-        const em = orm.em.fork();
-        const tenant = await tenantFor(em, organisationId, parsed.switches.test);
+      return async (ctx) => {
         const row = await createEndpoint(
-          { em, ...tenant },
+          ctx,
           { url, events: events as (typeof WEBHOOK_EVENT_TYPES)[number][] | undefined },
           urlPolicy(),
         );
-        return withSecret(row, tenant.livemode);
+        return withSecret(row, ctx.livemode);
       };
     },
   }),

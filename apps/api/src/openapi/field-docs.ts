@@ -40,6 +40,17 @@ const WebhookEndpointSchema = {
   disabled_reason:
     'Why the endpoint is disabled: by request, or after failing for about three days.',
 };
+const CheckinCreateSchema = {
+  code: 'The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`.',
+  event_id:
+    "The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted.",
+  ticket_id: 'The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`.',
+  direction: '`entry` (the default) admits a valid ticket; `exit` lets a checked-in one out.',
+  gate: 'The gate, 1–100 characters (trimmed).',
+  device_id: 'The scanner, 1–100 characters (trimmed).',
+  scanned_at:
+    'When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the server receives it.',
+};
 
 /** The contract's JSDoc by schema (its export name) and field (`a.b` for a nested one). */
 export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
@@ -93,15 +104,7 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
       "The scan's own idempotency key, 1–255 characters, unique per scan (a door makes one when it scans): a batch re-sent after a lost answer gives this item the answer it had the first time (whatever it was) instead of recording it again. Keys belong to the API key, apart from `Idempotency-Key` headers.",
   },
   CheckinBatchItemSchema: {
-    code: 'The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`.',
-    event_id:
-      "The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted.",
-    ticket_id: 'The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`.',
-    direction: '`entry` (the default) admits a valid ticket; `exit` lets a checked-in one out.',
-    gate: 'The gate, 1–100 characters (trimmed).',
-    device_id: 'The scanner, 1–100 characters (trimmed).',
-    scanned_at:
-      'When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the server receives it.',
+    ...CheckinCreateSchema,
     idempotency_key:
       "The scan's own idempotency key, 1–255 characters, unique per scan (a door makes one when it scans): a batch re-sent after a lost answer gives this item the answer it had the first time (whatever it was) instead of recording it again. Keys belong to the API key, apart from `Idempotency-Key` headers.",
   },
@@ -144,17 +147,7 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     'admission.attendee_id': "The ticket's attendee, `att_…`.",
     'admission.api_key_id': 'The API key that recorded it, or `null`. Set by the server.',
   },
-  CheckinCreateSchema: {
-    code: 'The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`.',
-    event_id:
-      "The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted.",
-    ticket_id: 'The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`.',
-    direction: '`entry` (the default) admits a valid ticket; `exit` lets a checked-in one out.',
-    gate: 'The gate, 1–100 characters (trimmed).',
-    device_id: 'The scanner, 1–100 characters (trimmed).',
-    scanned_at:
-      'When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the server receives it.',
-  },
+  CheckinCreateSchema,
   CheckinListQuerySchema: {
     ...PaginationQuerySchema,
     event_id: 'Only the items of this event (`evt_…`).',

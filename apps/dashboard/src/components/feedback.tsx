@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { describeError } from '../api';
+import type { Resource } from '../use-resource';
 
 /** A problem to act on; announced when it appears. */
 export function ErrorMessage({
@@ -30,4 +31,24 @@ export function Loading({ children }: { children: ReactNode }) {
       {children}
     </p>
   );
+}
+
+/**
+ * What a `useResource` has: `loading` by a spinner until its first answer, then the error with a
+ * way to try again, or what `children` make of the data.
+ */
+export function Loaded<T>({
+  resource,
+  loading,
+  onRetry,
+  children,
+}: {
+  resource: Resource<T>;
+  loading: string;
+  onRetry: () => void;
+  children: (data: T) => ReactNode;
+}) {
+  if (resource.status === 'loading') return <Loading>{loading}</Loading>;
+  if (resource.status === 'error') return <ErrorMessage error={resource.error} onRetry={onRetry} />;
+  return children(resource.data);
 }

@@ -5,7 +5,7 @@ import { BusyButton } from '../components/busy-button';
 import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
 import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
-import { ErrorMessage, Loading } from '../components/feedback';
+import { ErrorMessage, Loaded } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { NameField } from '../components/fields';
 import { SecretField } from '../components/secret-field';
@@ -82,17 +82,18 @@ export function KeysPage() {
         <p className="visually-hidden" role="status">
           {announcement}
         </p>
-        {resource.status === 'loading' && <Loading>Loading keys…</Loading>}
-        {resource.status === 'error' && <ErrorMessage error={resource.error} onRetry={reload} />}
-        {resource.status === 'ready' &&
-          (resource.data.data.length === 0 ? (
-            <div className="empty">
-              <p>No API keys yet.</p>
-              <p className="muted">Generate one above; its secret is shown once, right after.</p>
-            </div>
-          ) : (
-            <KeysTable keys={resource.data.data} test={test} onRevoke={setRevoking} />
-          ))}
+        <Loaded resource={resource} loading="Loading keys…" onRetry={reload}>
+          {({ data: keys }) =>
+            keys.length === 0 ? (
+              <div className="empty">
+                <p>No API keys yet.</p>
+                <p className="muted">Generate one above; its secret is shown once, right after.</p>
+              </div>
+            ) : (
+              <KeysTable keys={keys} test={test} onRevoke={setRevoking} />
+            )
+          }
+        </Loaded>
       </section>
 
       {created && (

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api, unwrap } from '../api';
 import { BusyButton } from '../components/busy-button';
 import { ConfirmDialog } from '../components/dialog';
-import { ErrorMessage, Loading } from '../components/feedback';
+import { ErrorMessage, Loaded } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { formatDateTime, planName } from '../format';
 import { useMode } from '../mode';
@@ -63,25 +63,25 @@ export function PlanPage() {
       <p className="visually-hidden" role="status">
         {announcement}
       </p>
-      {resource.status === 'loading' && <Loading>Loading your plan…</Loading>}
-      {resource.status === 'error' && <ErrorMessage error={resource.error} onRetry={reload} />}
-      {resource.status === 'ready' && (
-        <>
-          {resource.data.plan === 'free' && <FreePlanBanner showLink={false} />}
-          <div className="plans">
-            <CurrentPlan
-              state={resource.data}
-              busy={busy}
-              onDowngrade={() => setConfirmDowngrade(true)}
-            />
-            {resource.data.plan === 'free' && (
-              <ProOffer busy={busy} onUpgrade={() => void change('pro')} />
-            )}
-          </div>
-          {error !== null && !confirmDowngrade && <ErrorMessage error={error} />}
-          <History state={resource.data} userId={user.id} />
-        </>
-      )}
+      <Loaded resource={resource} loading="Loading your plan…" onRetry={reload}>
+        {(state) => (
+          <>
+            {state.plan === 'free' && <FreePlanBanner showLink={false} />}
+            <div className="plans">
+              <CurrentPlan
+                state={state}
+                busy={busy}
+                onDowngrade={() => setConfirmDowngrade(true)}
+              />
+              {state.plan === 'free' && (
+                <ProOffer busy={busy} onUpgrade={() => void change('pro')} />
+              )}
+            </div>
+            {error !== null && !confirmDowngrade && <ErrorMessage error={error} />}
+            <History state={state} userId={user.id} />
+          </>
+        )}
+      </Loaded>
       {confirmDowngrade && (
         <ConfirmDialog
           title="Downgrade to Free?"

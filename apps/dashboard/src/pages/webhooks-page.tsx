@@ -9,7 +9,7 @@ import { BusyButton } from '../components/busy-button';
 import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
 import { DataTable } from '../components/data-table';
 import { ConfirmDialog, Dialog } from '../components/dialog';
-import { ErrorMessage, Loading } from '../components/feedback';
+import { ErrorMessage, Loaded } from '../components/feedback';
 import { SecretField } from '../components/secret-field';
 import { TextField } from '../components/text-field';
 import { formatDateTime } from '../format';
@@ -57,33 +57,34 @@ export function WebhooksPage() {
         <p className="visually-hidden" role="status">
           {announcement}
         </p>
-        {resource.status === 'loading' && <Loading>Loading endpoints…</Loading>}
-        {resource.status === 'error' && <ErrorMessage error={resource.error} onRetry={reload} />}
-        {resource.status === 'ready' &&
-          (resource.data.length === 0 ? (
-            <div className="empty">
-              <p>No {test ? 'test ' : ''}webhook endpoints yet.</p>
-              <p className="muted">Add one above to start receiving changes.</p>
-            </div>
-          ) : (
-            resource.data.map((endpoint) => (
-              <EndpointCard
-                key={endpoint.id}
-                endpoint={endpoint}
-                open={selected === endpoint.id}
-                onToggle={() => setSelected(selected === endpoint.id ? null : endpoint.id)}
-                onChanged={(changed, message) => {
-                  replace(changed);
-                  setAnnouncement(message);
-                }}
-                onDeleted={() => {
-                  update((list) => list.filter((e) => e.id !== endpoint.id));
-                  setAnnouncement(`Endpoint ${endpoint.url} deleted.`);
-                }}
-                onSecret={setCreated}
-              />
-            ))
-          ))}
+        <Loaded resource={resource} loading="Loading endpoints…" onRetry={reload}>
+          {(endpoints) =>
+            endpoints.length === 0 ? (
+              <div className="empty">
+                <p>No {test ? 'test ' : ''}webhook endpoints yet.</p>
+                <p className="muted">Add one above to start receiving changes.</p>
+              </div>
+            ) : (
+              endpoints.map((endpoint) => (
+                <EndpointCard
+                  key={endpoint.id}
+                  endpoint={endpoint}
+                  open={selected === endpoint.id}
+                  onToggle={() => setSelected(selected === endpoint.id ? null : endpoint.id)}
+                  onChanged={(changed, message) => {
+                    replace(changed);
+                    setAnnouncement(message);
+                  }}
+                  onDeleted={() => {
+                    update((list) => list.filter((e) => e.id !== endpoint.id));
+                    setAnnouncement(`Endpoint ${endpoint.url} deleted.`);
+                  }}
+                  onSecret={setCreated}
+                />
+              ))
+            )
+          }
+        </Loaded>
       </section>
 
       {created && (
@@ -425,66 +426,67 @@ function Deliveries({ endpointId }: { endpointId: string }) {
         {resent}
       </p>
       {resend.error !== null && <ErrorMessage error={resend.error} />}
-      {resource.status === 'loading' && <Loading>Loading deliveries…</Loading>}
-      {resource.status === 'error' && <ErrorMessage error={resource.error} onRetry={reload} />}
-      {resource.status === 'ready' &&
-        (resource.data.length === 0 ? (
-          <p className="muted">Nothing sent yet.</p>
-        ) : (
-          <DataTable
-            caption="Latest messages, newest first"
-            columns={[
-              'Event',
-              { label: 'Made', className: 'column-secondary' },
-              'Status',
-              'Attempts',
-              { label: 'Actions', visuallyHidden: true },
-            ]}
-          >
-            {resource.data.map((message) => (
-              <tr key={message.id}>
-                <th scope="row">
-                  <code>{message.type}</code>
-                  <span className="status-detail muted message-id">{message.id}</span>
-                </th>
-                <td className="column-secondary">
-                  <time dateTime={message.created_at}>{formatDateTime(message.created_at)}</time>
-                </td>
-                <td>
-                  <span className={enabledClass(message.status)}>{message.status}</span>
-                </td>
-                <td>
-                  <ol className="attempts">
-                    {message.attempts.map((attempt, i) => (
-                      <li key={i}>
-                        <time dateTime={attempt.attempted_at}>
-                          {formatDateTime(attempt.attempted_at)}
-                        </time>
-                        : {attempt.status_code ?? '—'} in {attempt.duration_ms} ms
-                        {attempt.error && <> ({attempt.error})</>}
-                        {attempt.response_excerpt && (
-                          <span className="status-detail muted">
-                            {attempt.response_excerpt.slice(0, 200)}
-                          </span>
-                        )}
-                      </li>
-                    ))}
-                  </ol>
-                </td>
-                <td className="cell-actions">
-                  <button
-                    type="button"
-                    className="button button-secondary button-small"
-                    onClick={() => void resend.run(message)}
-                    aria-label={`Resend ${message.type} ${message.id}`}
-                  >
-                    Resend
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </DataTable>
-        ))}
+      <Loaded resource={resource} loading="Loading deliveries…" onRetry={reload}>
+        {(messages) =>
+          messages.length === 0 ? (
+            <p className="muted">Nothing sent yet.</p>
+          ) : (
+            <DataTable
+              caption="Latest messages, newest first"
+              columns={[
+                'Event',
+                { label: 'Made', className: 'column-secondary' },
+                'Status',
+                'Attempts',
+                { label: 'Actions', visuallyHidden: true },
+              ]}
+            >
+              {messages.map((message) => (
+                <tr key={message.id}>
+                  <th scope="row">
+                    <code>{message.type}</code>
+                    <span className="status-detail muted message-id">{message.id}</span>
+                  </th>
+                  <td className="column-secondary">
+                    <time dateTime={message.created_at}>{formatDateTime(message.created_at)}</time>
+                  </td>
+                  <td>
+                    <span className={enabledClass(message.status)}>{message.status}</span>
+                  </td>
+                  <td>
+                    <ol className="attempts">
+                      {message.attempts.map((attempt, i) => (
+                        <li key={i}>
+                          <time dateTime={attempt.attempted_at}>
+                            {formatDateTime(attempt.attempted_at)}
+                          </time>
+                          : {attempt.status_code ?? '—'} in {attempt.duration_ms} ms
+                          {attempt.error && <> ({attempt.error})</>}
+                          {attempt.response_excerpt && (
+                            <span className="status-detail muted">
+                              {attempt.response_excerpt.slice(0, 200)}
+                            </span>
+                          )}
+                        </li>
+                      ))}
+                    </ol>
+                  </td>
+                  <td className="cell-actions">
+                    <button
+                      type="button"
+                      className="button button-secondary button-small"
+                      onClick={() => void resend.run(message)}
+                      aria-label={`Resend ${message.type} ${message.id}`}
+                    >
+                      Resend
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          )
+        }
+      </Loaded>
     </section>
   );
 }

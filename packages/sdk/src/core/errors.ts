@@ -133,14 +133,17 @@ export class ConflictError extends APIError {
 export class UnprocessableEntityError extends APIError {
   override name = 'UnprocessableEntityError';
 }
+/** `Retry-After` in whole seconds (rounded up), if the headers have one. */
+function secondsToWait(headers: Headers | undefined): number | undefined {
+  const wait = headers ? parseRetryAfter(headers.get('retry-after'), Date.now()) : undefined;
+  return wait === undefined ? undefined : Math.ceil(wait / 1000);
+}
 /** 429: the key's rate limit for this class of request is used up. */
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
-  /** Seconds the server asked to wait (`Retry-After`), when it said. */
-  readonly retryAfter: number | undefined;
-
   /**
-   * As `APIError`'s; `retryAfter` is read from the `Retry-After` header.
+   * Seconds the server asked to wait (`Retry-After`), when it said: read from the `headers`
+   * `APIError`'s constructor was given.
    *
    * @example
    * ```ts
@@ -149,17 +152,9 @@ export class RateLimitError extends APIError {
    * console.log(err.retryAfter); // 30
    * ```
    */
-  constructor(
-    status: number | undefined,
-    body: unknown,
-    message: string | undefined,
-    headers: Headers | undefined,
-  ) {
-    super(status, body, message, headers);
-    const seconds = headers ? parseRetryAfter(headers.get('retry-after'), Date.now()) : undefined;
-    this.retryAfter = seconds === undefined ? undefined : Math.ceil(seconds / 1000);
-  }
+  readonly retryAfter: number | undefined = secondsToWait(this.headers);
 }
+
 /** 5xx: the server failed, or (503) its database or rate-limit store is unreachable. */
 export class InternalServerError extends APIError {
   override name = 'InternalServerError';

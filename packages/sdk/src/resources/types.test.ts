@@ -46,6 +46,9 @@ describe('resource types', () => {
     expectTypeOf<T.TierCreateParams>().toEqualTypeOf<Body<C.Contract['tiers']['create']>>();
     expectTypeOf<T.TierUpdateParams>().toEqualTypeOf<Body<C.Contract['tiers']['update']>>();
     expectTypeOf<T.CheckinCreateFields>().toEqualTypeOf<Body<C.Contract['checkins']['create']>>();
+    expectTypeOf<T.CheckinBatchItemFields>().toEqualTypeOf<
+      Body<C.Contract['checkins']['createBatch']>['checkins'][number]
+    >();
     // List filters take the values themselves where the contract also takes any string.
     expectTypeOf<T.OrderListParams>().toExtend<C.OrderListQuery>();
     expectTypeOf<T.EventListParams>().toExtend<C.EventListQuery>();

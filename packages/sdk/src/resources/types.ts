@@ -513,24 +513,7 @@ export interface CheckinCreateFields {
 }
 
 /** `CheckinBatchItemSchema` of @boxoffice/contract, as the API accepts it. */
-export interface CheckinBatchItemFields {
-  /** The ticket, by id (`tkt_…`). Give exactly one of `ticket_id` and `code`. */
-  ticket_id?: string | undefined;
-  /** The ticket, by its scanned barcode secret. Give exactly one of `ticket_id` and `code`. */
-  code?: string | undefined;
-  /** The door's event (`evt_…`): a ticket of another event is then a 422 instead of admitted. */
-  event_id?: string | undefined;
-  /** `entry` (the default) admits a valid ticket; `exit` lets a checked-in one out. */
-  direction?: CheckinDirection | undefined;
-  /** The gate, 1–100 characters (trimmed). */
-  gate?: string | undefined;
-  /** The scanner, 1–100 characters (trimmed). */
-  device_id?: string | undefined;
-  /**
-   * When the door scanned (ISO-8601 with an offset), for scans sent late; defaults to when the
-   * server receives it.
-   */
-  scanned_at?: string | undefined;
+export interface CheckinBatchItemFields extends CheckinCreateFields {
   /**
    * The scan's own idempotency key, 1–255 characters, unique per scan (a door makes one when it
    * scans): a batch re-sent after a lost answer gives this item the answer it had the first time
