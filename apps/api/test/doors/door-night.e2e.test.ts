@@ -175,7 +175,7 @@ function shuffled<T>(items: readonly T[]): T[] {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-let server: TestServer;
+let server: TestServer | undefined;
 let workDir: string;
 let organisationId: string;
 let eventId: string;
@@ -209,9 +209,10 @@ beforeAll(async () => {
     codes.push(...tickets.map((ticket) => ticket.code));
   }
   // The default limits, as a door's key has them.
-  server = await startTestServer({ readsPerMinute: 60, writesPerMinute: 10 });
+  const started = await startTestServer({ readsPerMinute: 60, writesPerMinute: 10 });
+  server = started;
   workDir = await mkdtemp(path.join(tmpdir(), 'door-night-'));
-  const { port } = new URL(server.baseUrl);
+  const { port } = new URL(started.baseUrl);
   for (const gate of ['North', 'South', 'East']) {
     const network = await doorNetwork({ host: '127.0.0.1', port: Number(port) });
     networks.push(network);
