@@ -1,7 +1,7 @@
 // Installs @boxoffice/contract and @boxoffice/sdk the way users get them: packs both as they
 // would be published, installs the SDK's tarball alone with plain npm into an empty project (it
-// must bring no dependency), then loads the SDK from ESM and from CommonJS (on the repository's
-// Node and on Node 20) and calls a stub server, type-checks a TypeScript consumer under
+// must bring no dependency), then loads the SDK and its `doors` entry from ESM and from CommonJS
+// (on the repository's Node and on Node 20) and calls a stub server, type-checks a TypeScript consumer under
 // `moduleResolution: node16` (ESM and CJS), and last installs and loads the contract's tarball.
 //
 //   pnpm check:pack               (KEEP_PACK_DIR=1 keeps the temporary project for a look)
@@ -116,6 +116,10 @@ await assert.rejects(client.events.get('evt_missing'), (err) => {
   return true;
 });
 assert.equal(client.rateLimit('read').limit, 60);
+const { openDoor, memoryStore } = await import('@boxoffice/sdk/doors');
+const door = openDoor(client, { eventId: '${EVENT.id}', gate: 'North', deviceId: 'pack-1', store: memoryStore() });
+assert.equal(await door.resume(), false);
+await door.close();
 console.log('  ESM      ok on Node ' + process.versions.node);
 `;
 
@@ -134,6 +138,10 @@ async function main() {
   assert.ok(err instanceof NotFoundError, 'a 404 is a NotFoundError');
   assert.equal(err.status, 404);
   assert.equal(err.requestId, '${REQUEST_ID}');
+  const { openDoor } = require('@boxoffice/sdk/doors');
+  const door = openDoor(client, { eventId: '${EVENT.id}', gate: 'North', deviceId: 'pack-1' });
+  assert.equal(door.pending, 0);
+  await door.close();
   console.log('  CommonJS ok on Node ' + process.versions.node);
 }
 
@@ -160,9 +168,13 @@ const TS_BODY = `const client = new Boxoffice({ apiKey: 'bxo_live_example', maxR
   }
   // @ts-expect-error ids are strings
   void client.events.get(42);
-  return { names, status, requestId, remaining: client.rateLimit('write').remaining };`;
+  const door = openDoor(client, { eventId: 'evt_x', gate: 'North', deviceId: 'pack-1' });
+  const outcome: ScanOutcome = await door.scan('abc', { direction: 'exit' });
+  const store: DoorStore = memoryStore();
+  return { names, status, requestId, remaining: client.rateLimit('write').remaining, outcome, store };`;
 
-const TS_IMPORT = `import { APIError, Boxoffice, NotFoundError, type Event, type Page } from '@boxoffice/sdk';`;
+const TS_IMPORT = `import { APIError, Boxoffice, NotFoundError, type Event, type Page } from '@boxoffice/sdk';
+import { memoryStore, openDoor, type DoorStore, type ScanOutcome } from '@boxoffice/sdk/doors';`;
 
 const TSCONFIG = {
   compilerOptions: {

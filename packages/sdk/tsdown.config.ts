@@ -1,7 +1,9 @@
 import { defineConfig } from 'tsdown';
 
-// The entry (`src/index.ts`) and cleaning `dist` first are tsdown's defaults.
+// Cleaning `dist` first is tsdown's default. Two entries: the client, and `@boxoffice/sdk/doors`
+// (which imports only types from the client, so neither build carries the other's code).
 export default defineConfig({
+  entry: { index: 'src/index.ts', doors: 'src/doors/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

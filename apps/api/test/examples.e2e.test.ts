@@ -42,21 +42,27 @@ const VIP_NAME = 'VIP <Backstage> & "Friends"';
 const COMMA_BUYER = 'Hill, Dana "DJ"';
 
 /** An example's `src/main.ts` under tsx, on the Node running the tests, with the SDK's source. */
-function spawnExample(name: string, args: string[], apiKey = key): ChildProcessWithoutNullStreams {
+function spawnExample(
+  name: string,
+  args: string[],
+  apiKey = key,
+  baseUrl?: string,
+): ChildProcessWithoutNullStreams {
   const argv = ['--conditions=@boxoffice/source', '--import', tsxLoader, 'src/main.ts', ...args];
   return spawn(process.execPath, argv, {
     cwd: path.join(examplesDir, name),
-    env: exampleEnv(apiKey),
+    env: exampleEnv(apiKey, baseUrl),
   });
 }
 
-function exampleEnv(apiKey: string): NodeJS.ProcessEnv {
+/** The example's environment: the test server's API, or `baseUrl`. */
+function exampleEnv(apiKey: string, baseUrl = `${server.baseUrl}/api/v1`): NodeJS.ProcessEnv {
   // The test runner's own loader options are not the example's business.
   const { NODE_OPTIONS: _loader, ...env } = process.env;
   return {
     ...env,
     BOXOFFICE_API_KEY: apiKey,
-    BOXOFFICE_BASE_URL: `${server.baseUrl}/api/v1`,
+    BOXOFFICE_BASE_URL: baseUrl,
     BOXOFFICE_LOG: 'warn',
   };
 }
@@ -71,9 +77,9 @@ interface Run {
 function runExample(
   name: string,
   args: string[],
-  options: { input?: string; apiKey?: string } = {},
+  options: { input?: string; apiKey?: string; baseUrl?: string } = {},
 ): Promise<Run> {
-  const child = spawnExample(name, args, options.apiKey);
+  const child = spawnExample(name, args, options.apiKey, options.baseUrl);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -218,7 +224,21 @@ describe('examples: command lines', () => {
 });
 
 describe('examples/door-checkin', () => {
-  it('admits, refuses and names each scan, and a rerun of the same file admits nobody twice', async () => {
+  /** A door of `eventId` (the gala's) at gate North, its files in `data`; no background refresh. */
+  const doorArgs = (device: string, data: string, eventId = gala.event.id) => [
+    '--event',
+    eventId,
+    '--gate',
+    'North',
+    '--device',
+    device,
+    '--data',
+    path.join(workDir, data),
+    '--refresh',
+    '0',
+  ];
+
+  it('answers each scan from its copy of the event, sends the check-ins, and starts again from that copy', async () => {
     const [first, second] = gala.tickets;
     const codes = path.join(workDir, 'codes.txt');
     await writeFile(
@@ -234,40 +254,52 @@ describe('examples/door-checkin', () => {
         '# scanner restarted',
       ].join('\n') + '\n',
     );
-    const args = ['--event', gala.event.id, '--gate', 'North', '--device', 'e2e-scanner-1'];
+    const args = doorArgs('e2e-scanner-1', 'north-1');
     const firstName = await attendeeName(first!);
     const secondName = await attendeeName(second!);
 
     const run = await runExample('door-checkin', [...args, '--file', codes]);
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/at gate "North", device "e2e-scanner-1": \d+ tickets downloaded/);
     expect(scanLine(run, 1)).toMatch(/ADMITTED/);
     expect(scanLine(run, 1)).toContain(firstName);
     expect(scanLine(run, 2)).toMatch(/ADMITTED/);
     expect(scanLine(run, 2)).toContain(secondName);
-    expect(scanLine(run, 3)).toMatch(/ALREADY IN \(since \d{4}-\d\d-\d\dT[\d:.]+Z\)/);
+    // The door's own admission, answered before the server had heard of it.
+    expect(scanLine(run, 3)).toMatch(
+      /ALREADY IN \(since \d{4}-\d\d-\d\dT[\d:.]+Z at North, e2e-scanner-1\)/,
+    );
     expect(scanLine(run, 3)).toContain(firstName);
     expect(scanLine(run, 4)).toMatch(/VOID/);
     expect(scanLine(run, 5)).toMatch(/UNKNOWN/);
-    expect(scanLine(run, 6)).toMatch(/WRONG EVENT/);
-    expect(run.stdout).not.toMatch(/ERROR/);
+    // Another event's ticket is not in this door's copy of the gala.
+    expect(scanLine(run, 6)).toMatch(/UNKNOWN/);
+    expect(run.stdout).not.toMatch(/CONFLICT/);
     expect(run.stdout).toContain(
-      '6 scans: 2 admitted, 1 already in, 1 void, 1 wrong event, 1 unknown, 0 errors',
+      '6 scans: 2 admitted, 1 already in, 1 void, 0 wrong event, 2 unknown',
     );
+    expect(run.stdout).toContain('check-ins sent: 2, none waiting');
     // Barcodes are secrets: never printed whole.
     expect(run.stdout).not.toContain(first!.code);
-
-    // The same file again, as after a crash: the first answers are replayed, nothing is added.
-    const rerun = await runExample('door-checkin', [...args, '--file', codes]);
-    expect(rerun.code, rerun.stderr).toBe(0);
-    expect(scanLine(rerun, 1)).toMatch(/ADMITTED.*recorded by an earlier run/);
-    expect(scanLine(rerun, 2)).toMatch(/ADMITTED.*recorded by an earlier run/);
-    expect(scanLine(rerun, 3)).toMatch(/ALREADY IN/);
-    expect(scanLine(rerun, 4)).toMatch(/VOID/);
-    expect(rerun.stdout).toContain('(2 replayed from an earlier run)');
     expect(await checkinCount(first!.id)).toBe(1);
     expect(await checkinCount(second!.id)).toBe(1);
     expect(await checkinCount(voidTicket.id)).toBe(0);
     expect(await checkinCount(other.tickets[0]!.id)).toBe(0);
+    const recorded = await call(server, 'GET', `/api/v1/checkins?ticket_id=${first!.id}`, { key });
+    expect(recorded.body.data[0]).toMatchObject({ gate: 'North', device_id: 'e2e-scanner-1' });
+
+    // The same file again on the same data directory, as after a crash: the door starts from its
+    // copy, where both guests are inside, and records nothing more.
+    const rerun = await runExample('door-checkin', [...args, '--file', codes]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toMatch(/tickets restored from .*north-1/);
+    expect(scanLine(rerun, 1)).toMatch(/ALREADY IN \(since .* at North, e2e-scanner-1\)/);
+    expect(scanLine(rerun, 2)).toMatch(/ALREADY IN/);
+    expect(scanLine(rerun, 4)).toMatch(/VOID/);
+    expect(rerun.stdout).toContain('6 scans: 0 admitted, 3 already in');
+    expect(rerun.stdout).toContain('check-ins sent: 0, none waiting');
+    expect(await checkinCount(first!.id)).toBe(1);
+    expect(await checkinCount(second!.id)).toBe(1);
 
     // An exit scan from stdin lets the guest out again.
     const exit = await runExample('door-checkin', [...args, '--exit'], {
@@ -280,16 +312,85 @@ describe('examples/door-checkin', () => {
     expect(ticket.body.data.status).toBe('valid');
   });
 
-  it('stops with exit code 1 on a key the API refuses', async () => {
-    const run = await runExample(
-      'door-checkin',
-      ['--event', gala.event.id, '--gate', 'North', '--device', 'e2e-scanner-2'],
-      { input: `${gala.tickets[2]!.code}\n`, apiKey: `bxo_live_${'x'.repeat(40)}` },
+  it('keeps scanning with the server out of reach, and a later run sends what it kept', async () => {
+    // An event of its own: the gala's tickets and orders are counted by the other examples' tests.
+    const night = await buildEvent(organisationId, { tickets: 1, name: 'Offline Night' });
+    const guest = night.tickets[0]!;
+    const args = doorArgs('e2e-scanner-3', 'north-3', night.event.id);
+    const first = await runExample('door-checkin', args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/tickets downloaded/);
+
+    // Nothing listens on this port: every request fails to connect.
+    const down = `http://127.0.0.1:${await freePort()}/api/v1`;
+    const offline = await runExample('door-checkin', args, {
+      input: `${guest.code}\n${guest.code}\n`,
+      baseUrl: down,
+    });
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stderr).toMatch(/restored from .*north-3 \(the server is out of reach/);
+    expect(offline.stderr).toMatch(/network: no answer from the server/);
+    expect(scanLine(offline, 1)).toMatch(/ADMITTED/);
+    expect(scanLine(offline, 1)).toContain(await attendeeName(guest));
+    expect(scanLine(offline, 2)).toMatch(/ALREADY IN \(since .* at North, e2e-scanner-3\)/);
+    expect(offline.stdout).toMatch(/check-ins sent: 0; 1 not sent yet, kept in .*north-3/);
+    expect(await checkinCount(guest.id)).toBe(0);
+
+    // The server is back: the next run sends the kept check-in first, once.
+    const back = await runExample('door-checkin', args);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stderr).toMatch(/restored from .*north-3, 1 check-in of an earlier run to send/);
+    expect(back.stdout).toContain('check-ins sent: 1, none waiting');
+    expect(await checkinCount(guest.id)).toBe(1);
+    const recorded = await call(server, 'GET', `/api/v1/checkins?ticket_id=${guest.id}`, { key });
+    expect(recorded.body.data[0]).toMatchObject({ gate: 'North', device_id: 'e2e-scanner-3' });
+  });
+
+  it('reports a conflict when another door admitted the guest before it heard of it', async () => {
+    const night = await buildEvent(organisationId, { tickets: 1, name: 'Conflict Night' });
+    const late = night.tickets[0]!;
+    const door = spawnExample('door-checkin', doorArgs('e2e-scanner-4', 'north-4', night.event.id));
+    let stdout = '';
+    let stderr = '';
+    door.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    door.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => door.on('close', resolve));
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!stderr.includes('tickets downloaded')) {
+        if (Date.now() > deadline) throw new Error(`the door did not start:\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // The South door admits the guest; the North door still has the copy it downloaded.
+      const south = await call(server, 'POST', '/api/v1/checkins', {
+        key,
+        body: { code: late.code, gate: 'South', device_id: 'e2e-south' },
+      });
+      expect(south.status).toBe(201);
+      door.stdin.end(`${late.code}\n`);
+      expect(await closed, stderr).toBe(0);
+    } finally {
+      door.kill('SIGKILL');
+    }
+    const run = { code: 0, stdout, stderr };
+    expect(scanLine(run, 1)).toMatch(/ADMITTED/);
+    expect(stdout).toMatch(
+      /^ {3}! {2}CONFLICT .*\(line 1\) was already in, since \d{4}-[\d\-T:.]+Z at South, e2e-south$/m,
     );
+    expect(stdout).toContain(
+      '1 scan: 1 admitted, 0 already in, 0 void, 0 wrong event, 0 unknown; 1 conflict',
+    );
+    expect(await checkinCount(late.id)).toBe(1);
+  });
+
+  it('stops with exit code 1 on a key the API refuses', async () => {
+    const run = await runExample('door-checkin', doorArgs('e2e-scanner-2', 'north-2'), {
+      input: `${gala.tickets[2]!.code}\n`,
+      apiKey: `bxo_live_${'x'.repeat(40)}`,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/401 Invalid API key provided: bxo_live_…xxxx\./);
     expect(run.stdout).not.toMatch(/ADMITTED/);
-    expect(await checkinCount(gala.tickets[2]!.id)).toBe(0);
   });
 });
 

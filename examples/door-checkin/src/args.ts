@@ -1,10 +1,13 @@
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseOptions, UsageError } from '@boxoffice/example-shared';
 
 export const USAGE = `Usage: door-checkin --event <evt_…> --gate <name> [options] [< codes.txt]
 
-Checks in one scanned ticket code per input line and prints one result line per scan.
+Checks tickets in at a door: downloads the event's tickets, answers each scanned code (one per
+input line) from that copy, without waiting on the network, and sends the check-ins in batches in
+the background. Scanning goes on while the network is down; what is not sent yet is kept in the
+data directory and sent when the server answers again (or by the next run).
 
 Options:
   --event <id>      the event at this door (required)
@@ -12,13 +15,13 @@ Options:
   --file <path>     read codes from this file instead of stdin
   --exit            record exits instead of entries
   --device <id>     this scanner's id (default: the host name)
-  --batch <name>    names this run of scans for idempotency keys (default: the file's path;
-                    for stdin a fresh name per run)
-  --no-names        do not look up attendee names (saves read requests)
-  --timeout <s>     seconds one API attempt may take before it is retried (default 10)
+  --data <dir>      where the door keeps its copy of the event and its scans
+                    (default: a directory per event and device in the system's temp directory)
+  --refresh <s>     seconds between fetches of other doors' admissions (default 30; 0: never)
+  --timeout <s>     seconds one API attempt may take (default 10)
   -h, --help        show this help
 
-Environment: BOXOFFICE_API_KEY (scopes checkins:write and read), BOXOFFICE_BASE_URL.`;
+Environment: BOXOFFICE_API_KEY (scopes read and checkins:write), BOXOFFICE_BASE_URL.`;
 
 export interface DoorOptions {
   eventId: string;
@@ -27,8 +30,9 @@ export interface DoorOptions {
   direction: 'entry' | 'exit';
   /** Undefined: read stdin. */
   file: string | undefined;
-  batch: string;
-  lookupNames: boolean;
+  /** The directory of the door's store. */
+  dataDir: string;
+  refreshMs: number;
   timeoutMs: number;
 }
 
@@ -41,35 +45,43 @@ function label(name: string, value: string): string {
   return trimmed;
 }
 
-export function parseDoorArgs(argv: string[], startedAt: Date): DoorOptions | 'help' {
+function seconds(name: string, value: string, zero: boolean): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || (number === 0 && !zero)) {
+    throw new UsageError(
+      `--${name} must be a ${zero ? 'non-negative' : 'positive'} number of seconds`,
+    );
+  }
+  return Math.round(number * 1000);
+}
+
+export function parseDoorArgs(argv: string[]): DoorOptions | 'help' {
   const values = parseOptions(argv, {
     event: { type: 'string' },
     gate: { type: 'string' },
     file: { type: 'string' },
     exit: { type: 'boolean', default: false },
     device: { type: 'string' },
-    batch: { type: 'string' },
-    'no-names': { type: 'boolean', default: false },
+    data: { type: 'string' },
+    refresh: { type: 'string', default: '30' },
     timeout: { type: 'string', default: '10' },
   });
   if (values.help) return 'help';
   if (!values.event?.startsWith('evt_')) throw new UsageError('--event evt_… is required');
   if (values.gate === undefined) throw new UsageError('--gate is required');
-  const timeout = Number(values.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) {
-    throw new UsageError('--timeout must be a positive number of seconds');
-  }
-  const file = values.file === undefined ? undefined : path.resolve(values.file);
+  const deviceId = label('device', values.device ?? hostname());
+  const fallbackDir = path.join(
+    tmpdir(),
+    `boxoffice-door-${values.event}-${deviceId}`.replace(/[^\w.-]/g, '_'),
+  );
   return {
     eventId: values.event,
     gate: label('gate', values.gate),
-    deviceId: label('device', values.device ?? hostname()),
+    deviceId,
     direction: values.exit ? 'exit' : 'entry',
-    file,
-    // A file is the same batch every time it is rerun; live stdin is a new one each run (pass
-    // --batch to replay a saved stream safely).
-    batch: values.batch ?? file ?? `stdin@${startedAt.toISOString()}`,
-    lookupNames: !values['no-names'],
-    timeoutMs: Math.round(timeout * 1000),
+    file: values.file === undefined ? undefined : path.resolve(values.file),
+    dataDir: path.resolve(values.data ?? fallbackDir),
+    refreshMs: seconds('refresh', values.refresh, true),
+    timeoutMs: seconds('timeout', values.timeout, false),
   };
 }

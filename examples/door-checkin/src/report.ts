@@ -1,6 +1,12 @@
-import type { OutcomeKind, ScanResult } from './door';
+import type {
+  DoorAdmission,
+  DoorAttendee,
+  DoorConflict,
+  ScanOutcome,
+  ScanResult,
+} from '@boxoffice/sdk/doors';
 
-const LABELS: Record<OutcomeKind, string> = {
+const LABELS: Record<ScanResult, string> = {
   admitted: 'ADMITTED',
   exited: 'EXITED',
   already_in: 'ALREADY IN',
@@ -8,7 +14,6 @@ const LABELS: Record<OutcomeKind, string> = {
   void: 'VOID',
   wrong_event: 'WRONG EVENT',
   unknown: 'UNKNOWN',
-  error: 'ERROR',
 };
 
 /** Barcodes are secrets: show enough to match a ticket in hand, not enough to forge one. */
@@ -17,44 +22,88 @@ export function maskCode(code: string): string {
   return printable.length <= 10 ? printable : `${printable.slice(0, 4)}…${printable.slice(-4)}`;
 }
 
-/** One line per scan: `  12  ALREADY IN (since …)  Ada Lovelace  [8fJ2…kQ9P]`. */
-export function formatResult(result: ScanResult): string {
-  let label = LABELS[result.kind];
-  if (result.kind === 'already_in' && result.since) label += ` (since ${result.since})`;
-  const parts = [String(result.line).padStart(4), label.padEnd(11)];
-  if (result.name) parts.push(result.name);
-  parts.push(`[${maskCode(result.code)}]`);
-  if (result.replayed) parts.push('(recorded by an earlier run of this batch)');
-  if (result.detail) parts.push(result.detail);
+/** `Ada Lovelace (Analytical Engines)`. */
+export function personOf(attendee: DoorAttendee | undefined): string | undefined {
+  if (!attendee) return undefined;
+  const name = `${attendee.first_name} ${attendee.last_name}`.trim();
+  return attendee.company ? `${name} (${attendee.company})` : name;
+}
+
+/** `since 2026-…Z at North, north-1`: as much as the door knows of an admission. */
+export function describeAdmission(admission: DoorAdmission | undefined): string | undefined {
+  if (!admission) return undefined;
+  const where = [admission.gate, admission.device_id].filter((part) => part !== null).join(', ');
+  return `since ${admission.scanned_at}${where ? ` at ${where}` : ''}`;
+}
+
+/** One line per scan: `  12  ALREADY IN (since … at North, north-1)  Ada Lovelace  [8fJ2…kQ9P]`. */
+export function formatScan(line: number, outcome: ScanOutcome): string {
+  let label = LABELS[outcome.result];
+  const since = describeAdmission(outcome.admission);
+  if (outcome.result === 'already_in' && since) label += ` (${since})`;
+  const parts = [String(line).padStart(4), label.padEnd(11)];
+  const person = personOf(outcome.attendee);
+  if (person) parts.push(person);
+  parts.push(`[${maskCode(outcome.code)}]`);
+  return parts.join('  ');
+}
+
+/** What the server said of a scan the door had let through. */
+function refusal(conflict: DoorConflict): string {
+  const { result } = conflict;
+  switch (result.code) {
+    case 'already_checked_in':
+      return `was already in, ${describeAdmission(result.admission ?? undefined) ?? 'by another scan'}`;
+    case 'ticket_void':
+      return 'is void (its order was cancelled or refunded)';
+    case 'not_checked_in':
+      return 'was not inside';
+    case 'wrong_event':
+      return 'is a ticket of another event';
+  }
+  return result.status === 404
+    ? 'is no ticket at all'
+    : `was refused (${result.status} ${result.code ?? ''})`;
+}
+
+/**
+ * A scan the door had accepted and the server refused, for the person at the door:
+ * `   !  CONFLICT     Ada Lovelace  [8fJ2…kQ9P]  (line 12) was already in, since … at South, s-2`.
+ */
+export function formatConflict(conflict: DoorConflict, line: number | undefined): string {
+  const parts = ['   !', 'CONFLICT'.padEnd(11)];
+  const person = personOf(conflict.attendee);
+  if (person) parts.push(person);
+  parts.push(`[${maskCode(conflict.scan.code)}]`);
+  const where = line === undefined ? 'an earlier run’s scan' : `(line ${line})`;
+  parts.push(`${where} ${refusal(conflict)}`);
   return parts.join('  ');
 }
 
 export class Tally {
-  private readonly counts = new Map<OutcomeKind, number>();
+  private readonly counts = new Map<ScanResult, number>();
   scans = 0;
-  replayed = 0;
+  conflicts = 0;
 
   add(result: ScanResult): void {
     this.scans += 1;
-    if (result.replayed) this.replayed += 1;
-    this.counts.set(result.kind, this.count(result.kind) + 1);
+    this.counts.set(result, this.count(result) + 1);
   }
 
-  count(kind: OutcomeKind): number {
-    return this.counts.get(kind) ?? 0;
+  count(result: ScanResult): number {
+    return this.counts.get(result) ?? 0;
   }
 
   summary(direction: 'entry' | 'exit'): string {
-    const shown: OutcomeKind[] =
+    const shown: ScanResult[] =
       direction === 'entry'
-        ? ['admitted', 'already_in', 'void', 'wrong_event', 'unknown', 'error']
-        : ['exited', 'not_inside', 'void', 'wrong_event', 'unknown', 'error'];
-    const parts = shown.map((kind) => {
-      const n = this.count(kind);
-      const noun = kind === 'error' ? (n === 1 ? 'error' : 'errors') : LABELS[kind].toLowerCase();
-      return `${n} ${noun}`;
-    });
-    const replays = this.replayed > 0 ? ` (${this.replayed} replayed from an earlier run)` : '';
-    return `${this.scans} ${this.scans === 1 ? 'scan' : 'scans'}: ${parts.join(', ')}${replays}`;
+        ? ['admitted', 'already_in', 'void', 'wrong_event', 'unknown']
+        : ['exited', 'not_inside', 'void', 'wrong_event', 'unknown'];
+    const parts = shown.map((result) => `${this.count(result)} ${LABELS[result].toLowerCase()}`);
+    const conflicts =
+      this.conflicts === 0
+        ? ''
+        : `; ${this.conflicts} ${this.conflicts === 1 ? 'conflict' : 'conflicts'}`;
+    return `${this.scans} ${this.scans === 1 ? 'scan' : 'scans'}: ${parts.join(', ')}${conflicts}`;
   }
 }

@@ -174,6 +174,8 @@ describe('resources', () => {
     ) {
       return listing(1, 'x')(request);
     }
+    // A batch answers with its results, one per scan.
+    if (path.endsWith('/checkins/batch')) return item([])(request);
     return item({ id: path.split('/').pop() }, request.method === 'POST' ? 201 : 200)(request);
   };
 
@@ -234,6 +236,24 @@ describe('resources', () => {
       { quantity_total: 10 },
       { code: 'ABCDEFGHIJKLMNOPQRSTUV', gate: 'North' },
     ]);
+  });
+
+  it('sends a batch of check-ins and resolves to its results, one per scan', async () => {
+    const results = [
+      { status: 201, data: { id: 'chk_1' }, replayed: false },
+      { status: 409, data: null, code: 'already_checked_in', error: 'in', replayed: true },
+    ];
+    const { client, script } = harness({}, item(results), item({ id: 'chk_1' }));
+    const scans = [
+      { code: 'AAAA', idempotency_key: 'north-1:1' },
+      { ticket_id: 'tkt_1', idempotency_key: 'north-1:2' },
+    ];
+    expect(await client.checkins.createBatch(scans)).toEqual(results);
+    expect(paths(script.requests)).toEqual(['POST /checkins/batch']);
+    expect(script.requests[0]?.body).toEqual({ checkins: scans });
+    expect(script.requests[0]?.headers['idempotency-key']).toMatch(/^sdk_/);
+    // An object where the results belong is not the API's answer.
+    await expect(client.checkins.createBatch(scans)).rejects.toThrow(/not a \{ "data": \[ … \] \}/);
   });
 
   it('has exactly the contract’s routes for each of its resources, with their methods and paths', async () => {

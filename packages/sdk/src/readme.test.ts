@@ -98,6 +98,23 @@ describe('README', () => {
     expect(typeCheck(testing)).toBe('');
   }, 60_000);
 
+  it('has a door example that type-checks in a new project, and the DoorStore it describes', () => {
+    const doors = example('## Doors: scanning offline');
+    expect(doors).toContain("from '@boxoffice/sdk/doors'");
+    expect(typeCheck(doors)).toBe('');
+    expect(typeCheck(`${doors}\nawait door.scna('x');\n`)).toMatch(
+      /Property 'scna' does not exist/,
+    );
+    // The interface shown is the one exported, both ways round.
+    const store = example('### Where a door keeps its scans: `DoorStore`');
+    const same = `${store}
+import type { DoorStore as Exported } from '@boxoffice/sdk/doors';
+export const a: Exported = {} as DoorStore;
+export const b: DoorStore = {} as Exported;
+`;
+    expect(typeCheck(same)).toBe('');
+  }, 60_000);
+
   it("the repository's README has an SDK example that type-checks in a new project", () => {
     expect(typeCheck(example('## SDK', rootReadme))).toBe('');
   }, 60_000);

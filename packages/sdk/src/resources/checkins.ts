@@ -1,6 +1,6 @@
 import type { APIPromise } from '../core/api-promise';
 import type { RequestOptions } from '../internal/engine';
-import { Resource } from './shared';
+import { notItems, Resource } from './shared';
 import type {
   Checkin,
   CheckinBatchItemFields,
@@ -64,6 +64,6 @@ export class Checkins extends Resource<Checkin, CheckinListParams> {
     checkins: readonly CheckinBatchItem[],
     options?: RequestOptions,
   ): APIPromise<CheckinBatchResult[]> {
-    return this.item('POST', `${this.path}/batch`, { body: { checkins } }, options);
+    return this.item('POST', `${this.path}/batch`, { body: { checkins } }, options, notItems);
   }
 }

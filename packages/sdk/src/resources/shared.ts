@@ -1,6 +1,6 @@
 import { APIPromise } from '../core/api-promise';
 import { PagePromise, type ListEnvelope } from '../core/pagination';
-import type { Engine, RequestOptions } from '../internal/engine';
+import type { Engine, RequestOptions, ShapeCheck } from '../internal/engine';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -8,6 +8,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** What is wrong with a `{ data: {…} }` answer, if anything. */
 function notAnItem(body: unknown): string | undefined {
   return isRecord(body) && isRecord(body.data) ? undefined : 'not a { "data": { … } } object';
+}
+
+/** What is wrong with a `{ data: [ … ] }` answer (a batch's results), if anything. */
+export function notItems(body: unknown): string | undefined {
+  return isRecord(body) && Array.isArray(body.data) ? undefined : 'not a { "data": [ … ] } object';
 }
 
 /** What is wrong with a list answer, if anything. */
@@ -84,10 +89,11 @@ export class APIResource<Item> {
     path: string,
     input: { params?: Record<string, string>; body?: unknown },
     options: RequestOptions | undefined,
+    check: ShapeCheck = notAnItem,
   ): APIPromise<Out> {
     return new APIPromise(
       this.engine
-        .send<{ data: Out }>({ method, path }, input, options, notAnItem)
+        .send<{ data: Out }>({ method, path }, input, options, check)
         .then((answer) => ({ ...answer, data: answer.data.data })),
     );
   }
