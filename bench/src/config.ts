@@ -20,6 +20,8 @@ export interface BenchConfig {
   /** Sequential calls of each kind (SDK and raw fetch) for the per-call overhead. */
   sdkCalls: number;
   coldStarts: number;
+  /** Scans of each kind (in batches of 100, and one to a request) per round of the batch case. */
+  batchScans: number;
   /** Pool size of both servers (the API's `DB_POOL_MAX` default). */
   poolMax: number;
   resultsFile: string;
@@ -62,6 +64,7 @@ export function loadConfig(argv: readonly string[] = process.argv.slice(2)): Ben
     iterateItems: Math.round(positive('BENCH_ITERATE_ITEMS', smoke ? 20_000 : 100_000)),
     sdkCalls: Math.round(positive('BENCH_SDK_CALLS', smoke ? 300 : 2_000)),
     coldStarts: Math.round(positive('BENCH_COLD_STARTS', smoke ? 3 : 5)),
+    batchScans: Math.round(positive('BENCH_BATCH_SCANS', smoke ? 1_000 : 4_000)),
     poolMax: Math.round(positive('DB_POOL_MAX', 10)),
     resultsFile: process.env.BENCH_RESULTS ?? 'results/latest.json',
     cpuProfileDir: process.env.BENCH_CPU_PROF || undefined,

@@ -24,11 +24,15 @@ export interface LoadRun {
   latencies: Samples;
 }
 
-/** Loads `baseUrl` for `durationS` seconds over `connections` keep-alive connections. */
+/**
+ * Loads `baseUrl` for `durationS` seconds over `connections` keep-alive connections; or, with
+ * `amount`, until that many requests have been answered (every one of them, however long it takes).
+ */
 export function load(options: {
   baseUrl: string;
   connections: number;
   durationS: number;
+  amount?: number;
   next: () => LoadRequest;
 }): Promise<LoadRun> {
   const latencies = new Samples();
@@ -40,6 +44,7 @@ export function load(options: {
         url: options.baseUrl,
         connections: options.connections,
         duration: options.durationS,
+        ...(options.amount === undefined ? {} : { amount: options.amount }),
         // A server that stops answering fails the run instead of stalling it.
         timeout: 10,
         requests: [

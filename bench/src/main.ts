@@ -53,6 +53,14 @@ const NO_RATE_LIMIT = '100000000';
 
 type Side = 'ours' | 'limit';
 type Route = 'GET /events' | 'POST /checkins';
+/** What the workload sends: the routes both servers answer, and batches of check-ins. */
+type Sent = Route | 'POST /checkins/batch';
+
+/** Scans per batch request: the most a batch carries. */
+const BATCH_SIZE = 100;
+/** Scans per request of each kind. */
+const scansOf = (sent: Sent): number =>
+  sent === 'POST /checkins/batch' ? BATCH_SIZE : sent === 'POST /checkins' ? 1 : 0;
 
 const startedAt = performance.now();
 const log = (message: string) => {
@@ -157,7 +165,7 @@ function assertAlive(server: ServerProcess): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Requests: keys rotate over the organisations; every check-in takes a ticket never used before.
+// Requests: keys rotate over the organisations; every scan takes a ticket never used before.
 
 class Workload {
   #reads = 0;
@@ -165,8 +173,10 @@ class Workload {
   readonly #seeded: Seeded;
   readonly #seeder: Seeder;
   readonly #authorization: string[];
-  /** The highest check-in rate seen, to size the ticket supply of the next run. */
+  /** The highest rate of scans seen, to size the ticket supply of the next run. */
   #peakCheckinRate = 3000;
+  /** Batches made and not sent yet: one per organisation, from one block of tickets. */
+  #batches: LoadRequest[] = [];
 
   constructor(seeded: Seeded, seeder: Seeder) {
     this.#seeded = seeded;
@@ -201,15 +211,56 @@ class Workload {
     };
   };
 
-  next(route: Route): () => LoadRequest {
-    return route === 'GET /events' ? this.nextRead : this.nextCheckin;
+  /**
+   * `BATCH_SIZE` scans of one organisation's tickets. Tickets belong to the organisations in turn,
+   * so a block of `BATCH_SIZE` × organisations tickets, from a multiple of their number, makes one
+   * batch per organisation.
+   */
+  nextBatch = (): LoadRequest => {
+    if (this.#batches.length === 0) {
+      const organisations = this.#authorization.length;
+      const start = Math.ceil(this.#nextTicket / organisations) * organisations;
+      this.#nextTicket = start + BATCH_SIZE * organisations;
+      for (let o = 0; o < organisations; o++) {
+        const checkins = Array.from({ length: BATCH_SIZE }, (_, i) => ({
+          code: ticketCode(start + i * organisations + o),
+        }));
+        this.#batches.push({
+          method: 'POST',
+          path: '/api/v1/checkins/batch',
+          headers: { authorization: this.#authorizationOf(o), 'content-type': 'application/json' },
+          body: JSON.stringify({ checkins }),
+        });
+      }
+    }
+    const batch = this.#batches.pop();
+    if (!batch) throw new Error('no batch was made');
+    return batch;
+  };
+
+  next(sent: Sent): () => LoadRequest {
+    return sent === 'GET /events'
+      ? this.nextRead
+      : sent === 'POST /checkins'
+        ? this.nextCheckin
+        : this.nextBatch;
   }
 
-  /** Issues tickets ahead of a check-in run: twice what the fastest run so far would use. */
-  async prepare(route: Route, durationS: number, connections: number): Promise<void> {
-    if (route !== 'POST /checkins') return;
+  /**
+   * Issues tickets ahead of a run of scans: twice what the fastest run so far would use in
+   * `durationS`, and `connections` requests' worth (with `amount`, the number of requests).
+   */
+  async prepare(sent: Sent, durationS: number, connections: number): Promise<void> {
+    const scans = scansOf(sent);
+    if (scans === 0) return;
+    // Batches beyond those made take a new block of tickets (`nextBatch`), from the next multiple.
+    const organisations = this.#authorization.length;
+    const block =
+      sent === 'POST /checkins/batch' && this.#batches.length < connections
+        ? (BATCH_SIZE + 1) * organisations
+        : 0;
     const needed = Math.ceil(
-      this.#nextTicket + this.#peakCheckinRate * durationS * 2 + connections + 1000,
+      this.#nextTicket + this.#peakCheckinRate * durationS * 2 + connections * scans + block + 1000,
     );
     if (needed > this.#seeder.ticketCount) {
       log(`issuing tickets up to ${needed.toLocaleString('en-GB')}`);
@@ -217,9 +268,12 @@ class Workload {
     }
   }
 
-  observe(route: Route, result: LoadRun): void {
-    if (route !== 'POST /checkins' || result.durationS <= 0) return;
-    this.#peakCheckinRate = Math.max(this.#peakCheckinRate, result.responses / result.durationS);
+  observe(sent: Sent, result: LoadRun): void {
+    if (scansOf(sent) === 0 || result.durationS <= 0) return;
+    this.#peakCheckinRate = Math.max(
+      this.#peakCheckinRate,
+      (result.responses * scansOf(sent)) / result.durationS,
+    );
   }
 
   get iterateKey(): string {
@@ -614,6 +668,83 @@ async function receiverStats(receiver: ServerProcess) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Batches: check-ins sent `BATCH_SIZE` to a request (`POST /checkins/batch`, one transaction)
+// against the same number of scans sent one to a request (`POST /checkins`), both on our server,
+// alternating; what one scan costs the server and PostgreSQL either way. Each round sends a fixed
+// number of scans and waits for every answer: a batch takes long enough that a round cut off at a
+// time would count the CPU of batches whose answers it does not.
+
+interface BatchCase {
+  connections: number;
+  /**
+   * Totals counted in scans, not requests: the rates and CPU figures of `summary` are per scan;
+   * the latencies are the requests' (a batch's, a single check-in's).
+   */
+  batch: SideTotals;
+  single: SideTotals;
+}
+
+async function batchCase(
+  config: BenchConfig,
+  server: ServerProcess,
+  workload: Workload,
+): Promise<BatchCase> {
+  // As many connections as the pool has: each request has a connection for its transaction.
+  const connections = config.poolMax;
+  const sent = { batch: 'POST /checkins/batch', single: 'POST /checkins' } as const;
+  const batches = Math.max(connections, Math.round(config.batchScans / BATCH_SIZE));
+  const amount = { batch: batches, single: batches * BATCH_SIZE };
+  // Every scan of a batch is admitted (a new ticket each): the case measures admissions.
+  await workload.prepare(sent.batch, 0, 1);
+  const first = await call(server, workload.nextBatch());
+  const statuses = new Set(
+    ((first.body.data ?? []) as { status: number }[]).map((result) => result.status),
+  );
+  if (first.status !== 200 || statuses.size !== 1 || !statuses.has(201)) {
+    throw new Error(
+      `POST /checkins/batch did not admit every scan: ${first.status} ${JSON.stringify(first.body).slice(0, 400)}`,
+    );
+  }
+  const result: BatchCase = { connections, batch: emptyTotals(), single: emptyTotals() };
+  // A round of each, not counted, warms the batch path up; then `rounds` pairs, alternating.
+  for (let round = 0; round <= config.rounds; round++) {
+    const order = round % 2 === 0 ? (['batch', 'single'] as const) : (['single', 'batch'] as const);
+    for (const arm of order) {
+      await workload.prepare(sent[arm], 0, amount[arm]);
+      const cpuUsed = cpuMeter(server.pid);
+      const started = performance.now();
+      const loadRun = await load({
+        baseUrl: server.baseUrl,
+        connections,
+        durationS: 0,
+        amount: amount[arm],
+        next: workload.next(sent[arm]),
+      });
+      const used = cpuUsed();
+      // Until the last answer (autocannon's own figure is in whole seconds).
+      const durationS = (performance.now() - started) / 1000;
+      assertAlive(server);
+      const label = `${sent[arm]} @${connections} ${round === 0 ? 'warm-up' : `round ${round}`}`;
+      recordFailures(label, loadRun);
+      const scans = loadRun.responses * scansOf(sent[arm]);
+      log(
+        `${label}: ${(scans / durationS).toFixed(0)} scans/s, ${(used.serverUs / Math.max(1, scans)).toFixed(0)} µs CPU per scan`,
+      );
+      if (round > 0) {
+        const totals = result[arm];
+        totals.responses += scans;
+        totals.durationS += durationS;
+        for (const value of loadRun.latencies.values()) totals.latencies.push(value);
+        totals.runs++;
+        addCpu(totals, used, scans);
+      }
+      await sleep(250);
+    }
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The SDK, in child processes of its own
 
 async function sdkChild<T>(
@@ -733,6 +864,9 @@ async function main(): Promise<void> {
     const webhooks = await phase('webhooks', () =>
       webhookCase(config, both.ours, workload, databaseUrl),
     );
+
+    log(`batches: ${BATCH_SIZE} check-ins to a request against one to a request`);
+    const batches = await phase('batches', () => batchCase(config, both.ours, workload));
 
     log('SDK: per-call overhead');
     const sdkCalls = await phase('sdk-calls', () =>
@@ -897,6 +1031,30 @@ async function main(): Promise<void> {
       ),
       row('webhook lag, change to delivery, p99', 'ms', webhooks.lagP99Ms, null),
     );
+    const batchScans = summary(batches.batch);
+    const singleScans = summary(batches.single);
+    const batchVsSingle = `@${batches.connections}: batch of ${BATCH_SIZE} (ours) vs POST /checkins (limit)`;
+    rows.push(
+      row(
+        `check-ins ${batchVsSingle}, scans`,
+        'per s',
+        batchScans.requestsPerSecond,
+        singleScans.requestsPerSecond,
+      ),
+      row(`check-ins ${batchVsSingle}, p50 per request`, 'ms', batchScans.p50Ms, singleScans.p50Ms),
+      row(
+        `check-ins ${batchVsSingle}, server CPU per scan`,
+        'µs',
+        batchScans.cpuUsPerRequest,
+        singleScans.cpuUsPerRequest,
+      ),
+      row(
+        `check-ins ${batchVsSingle}, PostgreSQL CPU per scan`,
+        'µs',
+        batchScans.databaseCpuUsPerRequest,
+        singleScans.databaseCpuUsPerRequest,
+      ),
+    );
     rows.push(
       row(
         'SDK events.list vs raw fetch, median per call',
@@ -1032,6 +1190,14 @@ async function main(): Promise<void> {
         lagP99Ms: webhooks.lagP99Ms,
         lagMaxMs: webhooks.lagMaxMs,
         drainS: webhooks.drainS,
+      },
+      // Per scan: `requestsPerSecond` is scans per second, the CPU figures are per scan; the
+      // latencies are of requests (a batch's, a single check-in's).
+      batches: {
+        batchSize: BATCH_SIZE,
+        connections: batches.connections,
+        batch: batchScans,
+        single: singleScans,
       },
       hostile: { pipelining: attack },
       failures,

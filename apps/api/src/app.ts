@@ -10,7 +10,7 @@ import { createAttemptLimits, type AttemptLimits } from './http/attempt-limit';
 import { apiAccess } from './http/auth';
 import { jsonBody } from './http/body';
 import { answerJson } from './http/json-response';
-import { errorHandler, notFoundHandler } from './http/error-handler';
+import { errorHandler, notFoundHandler, ownPathMethods } from './http/error-handler';
 import { idempotencyKey } from './http/idempotency';
 import { requestLogger } from './http/logger';
 import { createMetrics, metricsEndpoint, type Metrics } from './http/metrics';
@@ -155,6 +155,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.locals.em = orm.em;
     next();
   });
+  api.use(ownPathMethods);
   createExpressEndpoints(contract, publicRouter(metrics.scanned, webhookUrls), api, {
     logInitialization: false,
     jsonQuery: false,

@@ -304,6 +304,29 @@ describe('check-in metrics', () => {
     }
     expect(admitted(await scrape(), 'entry') - before).toBe(1);
   });
+
+  it('count the scans of a batch that ran, not those answered for their key', async () => {
+    const tenant = await createTenant();
+    const { tickets } = await buildEvent(tenant.organisationId, { tickets: 1 });
+    const before = await scrape();
+    const scans = [
+      { ticket_id: tickets[0]!.id, idempotency_key: `in-${tickets[0]!.id}` },
+      { ticket_id: tickets[0]!.id, direction: 'exit' },
+    ];
+    for (let i = 0; i < 2; i++) {
+      const result = await call(server, 'POST', '/api/v1/checkins/batch', {
+        key: tenant.key,
+        body: { checkins: scans },
+      });
+      expect(result.status).toBe(200);
+    }
+    const after = await scrape();
+    expect(admitted(after, 'entry') - admitted(before, 'entry')).toBe(1);
+    expect(admitted(after, 'exit') - admitted(before, 'exit')).toBe(1);
+    expect(
+      rejected(after, 'exit', 'not_checked_in') - rejected(before, 'exit', 'not_checked_in'),
+    ).toBe(1);
+  });
 });
 
 describe('database pool and process metrics', () => {

@@ -45,7 +45,10 @@ describe('FileDoorStore', () => {
     expect(JSON.parse(await readFile(path.join(dir, 'door', 'snapshot.json'), 'utf8'))).toEqual({
       tickets: [],
     });
-    expect(await readdir(path.join(dir, 'door'))).toEqual(['snapshot.json']);
+    expect((await readdir(path.join(dir, 'door'))).sort()).toEqual([
+      'journal.ndjson',
+      'snapshot.json',
+    ]);
     await expect(store.set('../escape', 1)).rejects.toThrow(/not a store key/);
   });
 
@@ -60,6 +63,22 @@ describe('FileDoorStore', () => {
 
     const reopened = await FileDoorStore.open(dir);
     expect(await reopened.journal()).toEqual([scanEntry('a'), scanEntry('c')]);
+  });
+
+  it('keeps the scans appended while a drop rewrites the journal', async () => {
+    const store = await FileDoorStore.open(dir);
+    await store.append(['a', 'b', 'c'].map(scanEntry));
+    // Appends while the drop runs: they go on at once, and are in the journal it leaves.
+    const dropping = store.drop(['a']);
+    await Promise.all(['d', 'e'].map((key) => store.append([scanEntry(key)])));
+    await dropping;
+    await store.append([scanEntry('f')]);
+    expect(keys(await store.journal())).toEqual(['b', 'c', 'd', 'e', 'f']);
+    await store.close();
+    const reopened = await FileDoorStore.open(dir);
+    expect(keys(await reopened.journal())).toEqual(['b', 'c', 'd', 'e', 'f']);
+    expect(await readdir(dir)).toEqual(['journal.ndjson']);
+    await reopened.close();
   });
 
   it('forgets a journal line cut short by a crash, and appends after it cleanly', async () => {

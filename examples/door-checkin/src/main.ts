@@ -153,6 +153,7 @@ async function main(options: DoorOptions): Promise<number> {
     }
   } catch (error) {
     await door.close({ flush: false });
+    await store.close();
     if (!(error instanceof DoorStopped)) throw error;
     if (tally.scans > 0) out(tally.summary(options.direction));
     note(`Stopped: ${error.message}`);
@@ -162,6 +163,7 @@ async function main(options: DoorOptions): Promise<number> {
   }
   // A last try at sending; what the server did not answer stays in the store for the next run.
   await door.close();
+  await store.close();
   out('');
   out(tally.summary(options.direction));
   out(

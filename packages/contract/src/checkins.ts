@@ -122,8 +122,10 @@ export const CHECKIN_BATCH_STATUSES = [201, 404, 409, 422] as const;
 export const CheckinBatchResultSchema = z.object({
   /**
    * `201` recorded; `404` no such ticket; `409` refused by the ticket's state (`code` says which:
-   * `already_checked_in`, `ticket_void`, `not_checked_in`); `422` a ticket of another event
-   * (`wrong_event`).
+   * `already_checked_in`, `ticket_void`, `not_checked_in`), or the scan's `idempotency_key` in use
+   * by a request still running (`idempotency_in_flight`); `422` a ticket of another event
+   * (`wrong_event`), or an `idempotency_key` used before with another scan
+   * (`idempotency_key_reused`).
    */
   status: z.union([z.literal(201), z.literal(404), z.literal(409), z.literal(422)]),
   /** The check-in recorded (with a 201), else `null`. */
@@ -187,6 +189,6 @@ export const checkinsContract = resourceRouter({
     metadata: checkinWriteRoute,
     summary: 'Check in a batch of scans',
     description:
-      "Up to 100 scans in one request, counted as one write against the rate limit: for a door that scans faster than 10 people a minute, or sends the scans it made offline. The scans are applied in order (an entry then an exit of one ticket both count), each on its own: a refused scan changes nothing of the others. `data` has one result per scan, in order, with the status and body `POST /checkins` would have given it; a ticket admitted meanwhile at another door is a 409 `already_checked_in` naming that `admission`. Give each scan an `idempotency_key` so that a batch re-sent after a lost answer records nobody twice; the request's own `Idempotency-Key` replays the whole answer. A malformed scan refuses the whole batch (422, nothing recorded).",
+      "Up to 100 scans in one request, counted as one write against the rate limit: for a door that scans faster than 10 people a minute, or sends the scans it made offline. The scans are applied in order (an entry then an exit of one ticket both count), each on its own: a refused scan changes nothing of the others. `data` has one result per scan, in order, with the status and body `POST /checkins` would have given it; a ticket admitted meanwhile at another door is a 409 `already_checked_in` naming that `admission`. Give each scan an `idempotency_key` so that a batch re-sent after a lost answer records nobody twice; the request's own `Idempotency-Key` replays the whole answer. A malformed scan refuses the whole batch (400 `validation_failed` naming it, as `checkins.3.code`; nothing recorded).",
   },
 });

@@ -1,4 +1,8 @@
-/** The one error family the server throws; the error middleware turns it into `{ error, code }`. */
+/**
+ * The one error family the server throws; the error middleware turns it into `{ error, code }`,
+ * followed by `more` when a refusal says more than that (e.g. the `admission` of a ticket already
+ * checked in).
+ */
 export class AppError extends Error {
   override name = 'AppError';
   constructor(
@@ -6,6 +10,7 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    readonly more: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { entities } from '../modules/entities';
 import { Organisation } from '../modules/organisations/organisation.entity';
-import { clock, exec, execText, poolOf, statement, transaction } from './driver';
+import { clock, exec, execText, poolOf, savepoint, statement, transaction } from './driver';
 import { createOrm, type Orm } from './orm';
 
 /** Plain statements for the tests below, declared once as the services declare theirs. */
@@ -170,6 +170,131 @@ describe('transaction', () => {
     expect(a).not.toBe(b);
     expect(a).not.toBe(own);
     expect(a!.getUnitOfWork().getIdentityMap().values()).toContain(org);
+  });
+});
+
+/**
+ * Savepoints: a part of a transaction that fails on its own. The batch of check-ins relies on each
+ * part's rollback leaving the rest of the transaction as it was, and on change records written in a
+ * part carrying the transaction's id (the webhook fan-out's order), which these tests pin.
+ */
+describe('savepoint', () => {
+  let orm: Orm;
+  let commits = 0;
+
+  beforeAll(async () => {
+    orm = await createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 2 });
+    orm.em.getEventManager().registerSubscriber({
+      afterTransactionCommit: () => {
+        commits++;
+      },
+    });
+  });
+  afterAll(() => orm.close());
+
+  const insertOrganisation = (tx: EntityManager, name: string) =>
+    execText(
+      tx,
+      `insert into organisations (id, name, plan, created_at, updated_at)
+       values ($1, $2, 'free', now(), now())`,
+      [`org_${randomUUID()}`, name],
+    );
+  const organisationsNamed = async (prefix: string) =>
+    (
+      await execText<{ name: string }>(
+        orm.em.fork(),
+        'select name from organisations where name like $1 order by name',
+        [`${prefix}%`],
+      )
+    ).map((row) => row.name);
+
+  it('rolls back the part that failed, and commits the parts around it once', async () => {
+    const prefix = `sp-parts-${randomUUID()}`;
+    const before = commits;
+    const outcomes = await transaction(orm.em.fork(), async (tx) => {
+      const results: string[] = [];
+      for (const [part, fails] of [
+        ['a', false],
+        ['b', true],
+        ['c', false],
+      ] as const) {
+        results.push(
+          await savepoint(tx, async () => {
+            await insertOrganisation(tx, `${prefix}-${part}`);
+            if (fails) throw new Error(`refused ${part}`);
+            return `kept ${part}`;
+          }).catch((error: unknown) => String(error)),
+        );
+      }
+      return results;
+    });
+    expect(outcomes).toEqual(['kept a', 'Error: refused b', 'kept c']);
+    expect(await organisationsNamed(prefix)).toEqual([`${prefix}-a`, `${prefix}-c`]);
+    expect(commits).toBe(before + 1);
+  });
+
+  it('lets the transaction go on after a statement of the part failed', async () => {
+    const prefix = `sp-failed-${randomUUID()}`;
+    await transaction(orm.em.fork(), async (tx) => {
+      const failure = await savepoint(tx, async () => {
+        await insertOrganisation(tx, `${prefix}-lost`);
+        await exec(tx, sql('select 1 / 0'), undefined);
+      }).catch((error: unknown) => error);
+      expect(String(failure)).toMatch(/division by zero/);
+      await insertOrganisation(tx, `${prefix}-after`);
+    });
+    expect(await organisationsNamed(prefix)).toEqual([`${prefix}-after`]);
+  });
+
+  it('nests: an inner part rolls back alone, an outer one with what it holds', async () => {
+    const prefix = `sp-nested-${randomUUID()}`;
+    await transaction(orm.em.fork(), async (tx) => {
+      await savepoint(tx, async () => {
+        await insertOrganisation(tx, `${prefix}-outer`);
+        await savepoint(tx, async () => {
+          await insertOrganisation(tx, `${prefix}-inner`);
+          throw new Error('inner');
+        }).catch(() => undefined);
+      });
+      await savepoint(tx, async () => {
+        await insertOrganisation(tx, `${prefix}-second`);
+        await savepoint(tx, () => insertOrganisation(tx, `${prefix}-second-inner`));
+        throw new Error('outer');
+      }).catch(() => undefined);
+    });
+    expect(await organisationsNamed(prefix)).toEqual([`${prefix}-outer`]);
+  });
+
+  it('writes with the transaction’s own id, as outside the part', async () => {
+    const sameId = await transaction(orm.em.fork(), async (tx) => {
+      const xact = sql('select pg_current_xact_id()::text as id');
+      const [outside] = await exec(tx, xact, undefined);
+      const [inside] = await savepoint(tx, () => exec(tx, xact, undefined));
+      return outside?.id === inside?.id;
+    });
+    expect(sameId).toBe(true);
+  });
+
+  it('fails the transaction when a failed part leaves entities to write', async () => {
+    const name = `sp-entity-${randomUUID()}`;
+    const failure = await transaction(orm.em.fork(), async (tx) => {
+      await savepoint(tx, () => {
+        tx.create(Organisation, { name, plan: 'free', planChangedAt: null });
+        return Promise.reject(new Error('refused'));
+      }).catch((error: unknown) => {
+        // The part's own refusal would let the transaction go on: this one must not.
+        if (String(error) === 'Error: refused') return;
+        throw error;
+      });
+    }).catch((error: unknown) => error);
+    expect(String(failure)).toMatch(/entities the unit of work would still write/);
+    expect(await organisationsNamed(name)).toEqual([]);
+  });
+
+  it('needs a transaction', async () => {
+    await expect(savepoint(orm.em.fork(), () => Promise.resolve(1))).rejects.toThrow(
+      /part of a transaction/,
+    );
   });
 });
 

@@ -8,7 +8,8 @@
  *   parses and plans it once per connection.
  * - the write transaction (`transaction`, `inTransaction`): one `pg` connection from the ORM's pool
  *   for its length, shared by the ORM's flush and the plain statements, bounded in time, with one
- *   clock (`clock`) for every stamp written in it.
+ *   clock (`clock`) for every stamp written in it; and parts of it that may fail on their own
+ *   (`savepoint`).
  * - how rows come back: the `pg` driver's own type parsers, but `timestamptz` read by
  *   `parseTimestamp` (lists read thousands a second).
  *
@@ -250,6 +251,48 @@ function holdsEntities(em: EntityManager): boolean {
     work.getOrphanRemoveStack().size > 0 ||
     work.getIdentityMap().values().length > 0
   );
+}
+
+/** How many entities the unit of work of `em` has to create or remove at its flush. */
+function pendingWrites(em: EntityManager): number {
+  const work = em.getUnitOfWork(false);
+  return (
+    work.getPersistStack().size + work.getRemoveStack().size + work.getOrphanRemoveStack().size
+  );
+}
+
+/**
+ * Runs `work` inside the transaction of `em` under a savepoint: when it throws, what its statements
+ * wrote is rolled back (to the savepoint), its row locks are let go, and the transaction goes on
+ * as if it had not run (even after a statement of it failed); the error is thrown on. Savepoints
+ * nest. A change record written under a savepoint still carries the transaction's own id (what the
+ * webhook fan-out orders records by), not the savepoint's.
+ *
+ * The savepoint covers statements (`exec`), not the ORM's unit of work: entities created or
+ * removed in `work` would be written at the commit all the same, so a `work` that fails with such
+ * writes pending fails the whole transaction instead.
+ */
+export async function savepoint<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
+  const context = transactionOf(em);
+  if (!context) throw new Error('a savepoint is part of a transaction: call it inside one');
+  const pending = pendingWrites(em);
+  // One name for all: PostgreSQL's savepoints of one name stack, the newest answering to it.
+  await context.client.query('SAVEPOINT part');
+  let value: T;
+  try {
+    value = await work();
+  } catch (error) {
+    // A rollback that fails (the connection is gone) fails the transaction, not just this part.
+    await context.client.query('ROLLBACK TO SAVEPOINT part; RELEASE SAVEPOINT part');
+    if (pendingWrites(em) !== pending) {
+      throw new Error('a savepoint rolled back entities the unit of work would still write', {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  await context.client.query('RELEASE SAVEPOINT part');
+  return value;
 }
 
 /**

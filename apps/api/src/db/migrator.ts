@@ -10,6 +10,7 @@ import { Migration20261127000000_webhook_direct } from './migrations/Migration20
 import { Migration20261127120000_webhook_log_keys } from './migrations/Migration20261127120000_webhook_log_keys';
 import { Migration20261128000000_webhook_leases } from './migrations/Migration20261128000000_webhook_leases';
 import { Migration20261206000000_test_mode } from './migrations/Migration20261206000000_test_mode';
+import { Migration20261207000000_idempotency_namespaces } from './migrations/Migration20261207000000_idempotency_namespaces';
 import { Migration20261208000000_request_logs } from './migrations/Migration20261208000000_request_logs';
 
 /** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
@@ -33,6 +34,10 @@ const migrationsList = [
     class: Migration20261128000000_webhook_leases,
   },
   { name: 'Migration20261206000000_test_mode', class: Migration20261206000000_test_mode },
+  {
+    name: 'Migration20261207000000_idempotency_namespaces',
+    class: Migration20261207000000_idempotency_namespaces,
+  },
   {
     name: 'Migration20261208000000_request_logs',
     class: Migration20261208000000_request_logs,

@@ -84,7 +84,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     };
 
     if (error instanceof AppError) {
-      send(error.status, { error: error.message, code: error.code }, error.headers);
+      send(error.status, { error: error.message, code: error.code, ...error.more }, error.headers);
       return;
     }
     if (error instanceof RequestValidationError) {
@@ -143,6 +143,21 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     send(500, { error: 'Internal server error', code: 'internal_error', request_id: requestId });
   };
 }
+
+/**
+ * A path that is a route's own (no parameter in its pattern) asked with a method that route lacks
+ * gets the 405 of `notFoundHandler` before a route with a parameter there takes it:
+ * `GET /checkins/batch` is not a read of the check-in `batch`. (HEAD goes where GET does.)
+ */
+export const ownPathMethods: RequestHandler = (req, res, next) => {
+  const own = CONTRACT_METHODS.ownedBy(req.originalUrl.split('?')[0] ?? '');
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  if (own && !own.includes(method)) {
+    notFoundHandler(req, res, next);
+    return;
+  }
+  next();
+};
 
 /**
  * Everything no route matched: a known path asked with a method it lacks is a JSON 405 with

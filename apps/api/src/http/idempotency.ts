@@ -1,18 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { canonicalJson } from '../core/canonical-json';
 import { badRequest } from '../core/errors';
-
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 /**
  * Reads `Idempotency-Key` on POST: checks it and fingerprints the request (method, path and body),

@@ -55,7 +55,12 @@ const segmentsOf = (path: string): string[] => path.split('/').filter((part) => 
  * another method gets a 405 naming them (`Allow`) rather than a 404 saying it does not exist.
  */
 export class RouteMethods {
-  readonly #patterns = new Map<string, { segments: string[]; methods: Set<string> }>();
+  readonly #patterns = new Map<
+    string,
+    { segments: string[]; methods: Set<string>; literal: boolean }
+  >();
+  /** The methods of the patterns without parameters, by their lower-case segments. */
+  readonly #literal = new Map<string, Set<string>>();
 
   /** Adds every route of `router`, mounted at `basePath`. */
   add(router: AppRouter, basePath: string): this {
@@ -69,7 +74,10 @@ export class RouteMethods {
       if (known) known.methods.add(entry.method);
       else {
         const segments = segmentsOf(pattern).map((part) => part.toLowerCase());
-        this.#patterns.set(pattern, { segments, methods: new Set([entry.method]) });
+        const literal = segments.every((part) => !part.startsWith(':'));
+        const methods = new Set([entry.method]);
+        this.#patterns.set(pattern, { segments, methods, literal });
+        if (literal) this.#literal.set(segments.join('/'), methods);
       }
     }
     return this;
@@ -77,19 +85,29 @@ export class RouteMethods {
 
   /**
    * The methods of the patterns `path` matches (as the router matches: without regard to case, a
-   * `:param` standing for any one segment), in the usual order; undefined when it matches none.
+   * `:param` standing for any one segment), in the usual order; undefined when it matches none. A
+   * path that is a pattern without parameters is that route's alone: `/checkins/batch` is not the
+   * check-in `batch` of `/checkins/:id`.
    */
   at(path: string): string[] | undefined {
     const asked = segmentsOf(path).map((part) => part.toLowerCase());
-    const methods = new Set<string>();
-    for (const { segments, methods: declared } of this.#patterns.values()) {
-      const matches =
+    const matched = [...this.#patterns.values()].filter(
+      ({ segments }) =>
         segments.length === asked.length &&
-        segments.every((part, i) => part.startsWith(':') || part === asked[i]);
-      if (matches) for (const method of declared) methods.add(method);
-    }
+        segments.every((part, i) => part.startsWith(':') || part === asked[i]),
+    );
+    const own = matched.filter(({ literal }) => literal);
+    const methods = new Set(
+      (own.length > 0 ? own : matched).flatMap(({ methods }) => [...methods]),
+    );
     if (methods.size === 0) return undefined;
     return METHOD_ORDER.filter((method) => methods.has(method));
+  }
+
+  /** The methods of the pattern without parameters that `path` is, if it is one. */
+  ownedBy(path: string): string[] | undefined {
+    const methods = this.#literal.get(segmentsOf(path).join('/').toLowerCase());
+    return methods && METHOD_ORDER.filter((method) => methods.has(method));
   }
 }
 

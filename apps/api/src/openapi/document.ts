@@ -326,6 +326,9 @@ function successDescription(
 ): string {
   const helper = TEST_HELPERS[operation.key];
   if (helper) return helper.answer;
+  if (operation.key === 'checkins.createBatch') {
+    return 'One result per scan, in the order sent: the check-in recorded (`201`), or why the scan was refused.';
+  }
   if (!nouns) throw new Error(`OpenAPI document: ${operation.key} has no nouns`);
   if (route.method === 'GET' && !operation.hasId) {
     return operation.hasCursor

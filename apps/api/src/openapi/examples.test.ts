@@ -85,7 +85,16 @@ function objectsByRouter(): Map<string, Item[]> {
     // The test helpers show the test data: a world of its own, checked by their own test.
     if (key === 'webhookEndpoints.delete' || router === 'testHelpers') continue;
     const { data } = example.response as { data: Item | Item[] };
-    found.set(router, [...(found.get(router) ?? []), ...(Array.isArray(data) ? data : [data])]);
+    // A batch of check-ins answers results, which hold the check-ins made and those met.
+    const shown =
+      key === 'checkins.createBatch'
+        ? (data as unknown as { data: Item | null; admission?: Item }[]).flatMap((result) =>
+            [result.data, result.admission].filter((item) => item != null),
+          )
+        : Array.isArray(data)
+          ? data
+          : [data];
+    found.set(router, [...(found.get(router) ?? []), ...shown]);
   }
   return found;
 }
@@ -156,6 +165,9 @@ describe('the examples’ world', () => {
       ...[...objects.values()].flat(),
       ...requestsOf('tiers.create'),
       ...requestsOf('checkins.create'),
+      ...requestsOf('checkins.createBatch').flatMap(
+        (body) => body.checkins as Record<string, unknown>[],
+      ),
     ];
     for (const body of bodies) {
       for (const [field, known] of references) {

@@ -1,6 +1,8 @@
 import type {
   Attendee,
   Checkin,
+  CheckinBatchCreate,
+  CheckinBatchResult,
   CheckinCreate,
   Event,
   EventCreate,
@@ -546,6 +548,45 @@ export const operationExamples: Readonly<Record<OperationKey, OperationExample>>
       },
     },
     response: checkinAnswer,
+  },
+  'checkins.createBatch': {
+    requests: {
+      doorScans: {
+        summary:
+          'A busy door sends its last scans: a ticket admitted, scanned again, and a barcode of no ticket here',
+        value: {
+          checkins: [
+            { code: priyaTicket.code, ...atTheNorthGate, idempotency_key: 'scanner-03:4711' },
+            { code: priyaTicket.code, ...atTheNorthGate, idempotency_key: 'scanner-03:4712' },
+            {
+              code: 'Tq7Bn0xWc4LfR2sPz9KdM1vY',
+              ...atTheNorthGate,
+              idempotency_key: 'scanner-03:4713',
+            },
+          ],
+        } satisfies CheckinBatchCreate,
+      },
+    },
+    response: {
+      data: [
+        { status: 201, data: checkin, replayed: false },
+        {
+          status: 409,
+          data: null,
+          error: `ticket already checked in at ${ADMITTED_AT}`,
+          code: 'already_checked_in',
+          admission: checkin,
+          replayed: false,
+        },
+        {
+          status: 404,
+          data: null,
+          error: 'ticket not found',
+          code: 'not_found',
+          replayed: false,
+        },
+      ] satisfies CheckinBatchResult[],
+    },
   },
 
   'payouts.list': {

@@ -107,7 +107,7 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
   },
   CheckinBatchResultSchema: {
     status:
-      "`201` recorded; `404` no such ticket; `409` refused by the ticket's state (`code` says which: `already_checked_in`, `ticket_void`, `not_checked_in`); `422` a ticket of another event (`wrong_event`).",
+      "`201` recorded; `404` no such ticket; `409` refused by the ticket's state (`code` says which: `already_checked_in`, `ticket_void`, `not_checked_in`), or the scan's `idempotency_key` in use by a request still running (`idempotency_in_flight`); `422` a ticket of another event (`wrong_event`), or an `idempotency_key` used before with another scan (`idempotency_key_reused`).",
     data: 'The check-in recorded (with a 201), else `null`.',
     'data.event_id': "The ticket's event, `evt_…`.",
     'data.ticket_id': 'The ticket scanned, `tkt_…`.',

@@ -261,7 +261,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   attendees:
     'Attendees are the people the tickets are for, with the answers given at the checkout; they are read-only here. `checked_in` is true while their ticket is checked in.',
   checkins:
-    'Check-ins are the scans at the door, entries and exits, recorded with the `checkins:write` scope; they never change once made. "Checking tickets in" above gives the order of the checks.',
+    'Check-ins are the scans at the door, entries and exits, recorded with the `checkins:write` scope, one to a request or up to 100 in a batch; they never change once made. "Checking tickets in" above gives the order of the checks, "Batch check-ins" what a batch answers.',
   payouts:
     "Payouts are the money paid out for an organisation's sales, less fees and refunds; they are read-only here. A payout goes `pending → in_transit → paid`, or ends `cancelled` or `failed`.",
   webhookEndpoints:
@@ -413,6 +413,15 @@ const CALLS: Record<string, Call> = {
     input: { code: '8fJ2kQ…', event_id: EVENT_ID, gate: 'North' },
     note: 'A ticket already inside is a ConflictError (409), code "already_checked_in".',
   },
+  'checkins.createBatch': {
+    input: {
+      checkins: [
+        { code: '8fJ2kQ…', gate: 'North', idempotency_key: 'north-1:41' },
+        { code: 'Zp4Lm1…', gate: 'North', idempotency_key: 'north-1:42' },
+      ],
+    },
+    note: 'Up to 100 scans, one write; a result per scan, refusals included.',
+  },
   'payouts.list': { input: { status: 'paid' } },
   'payouts.get': {},
   'webhookEndpoints.list': {},
@@ -532,6 +541,17 @@ function typescript(key: string, call: Call): string {
     case 'delete':
       body = `await ${target}('${id}');`;
       break;
+    case 'createBatch': {
+      // The SDK takes the scans themselves, the body's `checkins`.
+      const scans = (input.checkins ?? []) as unknown[];
+      body = [
+        `const results = await ${target}([`,
+        ...scans.map((scan) => `  ${literal(scan)},`),
+        ']);',
+        'for (const result of results) console.log(result.status, result.code);',
+      ].join('\n');
+      break;
+    }
     case 'action': {
       const args = [...(id === undefined ? [] : [id]), ...(call.input ? [call.input] : [])];
       body = `${callWith(`const ${item} = await ${target}`, args, ';')}\n${print(item)}`;

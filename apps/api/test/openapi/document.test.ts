@@ -60,7 +60,7 @@ describe('the OpenAPI document', () => {
       )
       .sort();
     expect(found).toEqual(expected);
-    expect(found).toHaveLength(28);
+    expect(found).toHaveLength(29);
     expect(JSON.stringify(document)).not.toContain('"nullable"');
   });
 
@@ -157,7 +157,9 @@ describe('the OpenAPI document', () => {
         s.startsWith('2'),
       )!;
       const schema = success[1].content['application/json'].schema as Json;
-      const named = schema.$ref ?? schema.properties?.data?.$ref;
+      // An object, a list, or the results of a batch: `data` of named items.
+      const named =
+        schema.$ref ?? schema.properties?.data?.$ref ?? schema.properties?.data?.items?.$ref;
       expect(named, `${method} ${route}`).toMatch(/^#\/components\/schemas\//);
       if (operation.requestBody) {
         // Required, but for an advance of a test payout, whose one field is optional.

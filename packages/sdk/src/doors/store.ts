@@ -57,8 +57,10 @@ export type DoorJournalEntry =
  *   `JSON.stringify` writes them. `get` gives back what the last completed `set` stored, and a
  *   `set` interrupted by a crash leaves the old value or the new one, never a mix (write a
  *   temporary file and rename it over the old one; one transaction).
- * - `append` resolves only once its entries would survive the process being killed (and, where
- *   the device can lose power, a power cut: flush the file), and keeps them in the order given.
+ * - `append` resolves only once its entries would survive the process being killed, and keeps
+ *   them in the order given. A scan waits for it, so make it quick: written to the file is enough
+ *   for a killed process; flush to the medium soon after, for many appends at once (a flush per
+ *   scan costs milliseconds on ordinary disks), so that a power cut loses only the last moments.
  * - `journal` lists the entries in the order they were appended, without those dropped.
  * - Calls may overlap (a scan appends while a snapshot is saved): serialise them if the medium
  *   needs it.
@@ -71,7 +73,7 @@ export interface DoorStore {
   get(key: string): Promise<unknown>;
   /** Replaces the value under `key` with `value` (plain JSON), all or nothing. */
   set(key: string, value: unknown): Promise<void>;
-  /** Adds `entries` at the end of the journal, in order; resolves once they are durable. */
+  /** Adds `entries` at the end of the journal, in order; resolves once a killed process would keep them. */
   append(entries: readonly DoorJournalEntry[]): Promise<void>;
   /** Every entry of the journal, in the order appended, except those dropped. */
   journal(): Promise<DoorJournalEntry[]>;

@@ -544,8 +544,10 @@ export interface CheckinBatchItemFields {
 export interface CheckinBatchResult {
   /**
    * `201` recorded; `404` no such ticket; `409` refused by the ticket's state (`code` says which:
-   * `already_checked_in`, `ticket_void`, `not_checked_in`); `422` a ticket of another event
-   * (`wrong_event`).
+   * `already_checked_in`, `ticket_void`, `not_checked_in`), or the scan's `idempotency_key` in use
+   * by a request still running (`idempotency_in_flight`); `422` a ticket of another event
+   * (`wrong_event`), or an `idempotency_key` used before with another scan
+   * (`idempotency_key_reused`).
    */
   status: 201 | 404 | 409 | 422;
   /** The check-in recorded (with a 201), else `null`. */

@@ -78,3 +78,29 @@ export async function recordScan(on: Runner, scan: Scan): Promise<Attendee | nul
   const [attendee] = await exec(on, RECORD_SCAN, scan);
   return attendee ?? null;
 }
+
+/**
+ * The ticket's latest entry: the check-in that admitted it, while it is inside. Check-ins of one
+ * transaction share their `created_at` (a batch that let a ticket in, out and in again): then the
+ * later scan, by `scanned_at`, is taken.
+ */
+const LATEST_ENTRY = statement<CheckinRow, { organisationId: string; ticketId: string }>(
+  `select id, organisation_id as "organisationId", event_id as "eventId", ticket_id as "ticketId",
+          attendee_id as "attendeeId", api_key_id as "apiKeyId", direction, gate,
+          device_id as "deviceId", scanned_at as "scannedAt", created_at as "createdAt",
+          updated_at as "updatedAt"
+     from checkins
+    where organisation_id = $1 and ticket_id = $2 and direction = 'entry'
+    order by created_at desc, scanned_at desc, id desc
+    limit 1`,
+  (v) => [v.organisationId, v.ticketId],
+);
+
+export async function latestEntry(
+  on: Runner,
+  organisationId: string,
+  ticketId: string,
+): Promise<CheckinRow | null> {
+  const [row] = await exec(on, LATEST_ENTRY, { organisationId, ticketId });
+  return row ?? null;
+}

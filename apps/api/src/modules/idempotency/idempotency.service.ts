@@ -8,10 +8,16 @@ import {
   deleteAnswersOf,
   purgeAnswers,
   readAnswer,
+  readAnswers,
   resealAnswers,
-  storeAnswer,
+  storeAnswers,
   tryLockKey,
+  tryLockKeys,
+  type AnswerNamespace,
+  type StoredAnswer,
 } from './idempotency.repository';
+
+export type { AnswerNamespace } from './idempotency.repository';
 
 /** A request carrying `Idempotency-Key`: whose key it is, and what exactly it asked. */
 export interface IdempotentRequest {
@@ -54,10 +60,11 @@ const inFlight = () =>
  * told it is in flight) and reads what an earlier request with it answered, if anything.
  */
 async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Answer | null> {
-  if (!(await tryLockKey(tx, request))) throw inFlight();
+  const key = { ...request, namespace: 'request' as const };
+  if (!(await tryLockKey(tx, key))) throw inFlight();
   // A statement of its own, after the lock: its snapshot includes whatever the lock's previous
   // holder committed.
-  const stored = await readAnswer(tx, request, clock(tx));
+  const stored = await readAnswer(tx, key, clock(tx));
   if (!stored) return null;
   if (stored.fingerprint !== request.fingerprint) {
     throw unprocessable(
@@ -65,6 +72,11 @@ async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Ans
       'idempotency_key_reused',
     );
   }
+  return opened(tx, stored);
+}
+
+/** A stored answer as it was given. */
+function opened(tx: EntityManager, stored: StoredAnswer): Answer {
   // An API answer is a JSON object (or null): a string is a sealed one.
   const body = stored.response_body;
   if (typeof body === 'string' && isSealed(body)) {
@@ -77,12 +89,21 @@ async function claim(tx: EntityManager, request: IdempotentRequest): Promise<Ans
 }
 
 const store = (tx: EntityManager, request: IdempotentRequest, answer: Answer) =>
-  storeAnswer(tx, {
-    ...request,
-    ...answer,
-    body: request.sealed ? secretBox(tx).seal(JSON.stringify(answer.body ?? null)) : answer.body,
-    at: clock(tx),
-  });
+  storeAnswers(
+    tx,
+    { apiKeyId: request.apiKeyId, namespace: 'request' },
+    [
+      {
+        key: request.key,
+        fingerprint: request.fingerprint,
+        status: answer.status,
+        body: request.sealed
+          ? secretBox(tx).seal(JSON.stringify(answer.body ?? null))
+          : answer.body,
+      },
+    ],
+    clock(tx),
+  );
 
 /**
  * Runs `operation` at most once per API key and Idempotency-Key. The operation's effect and the
@@ -114,7 +135,7 @@ export async function runOnce<A extends Answer>(
         if ((await claim(tx, request)) === null) {
           await store(tx, request, {
             status: error.status,
-            body: { error: error.message, code: error.code },
+            body: { error: error.message, code: error.code, ...error.more },
           });
         }
       })
@@ -124,6 +145,62 @@ export async function runOnce<A extends Answer>(
     throw error;
   }
 }
+
+/** Whose keys the parts of a request have: an API key's, in a namespace of their own. */
+export interface PartKeys {
+  apiKeyId: string;
+  namespace: Exclude<AnswerNamespace, 'request'>;
+}
+
+/**
+ * What a part's key holds: nothing yet (run the part); a lock of another transaction still running
+ * (a request with that part, sent again before its answer); or the answer a part with it had, and
+ * a hash of what that part asked (`fingerprint`).
+ */
+export type PartClaim =
+  | { state: 'free' }
+  | { state: 'in_flight' }
+  | { state: 'answered'; fingerprint: string; answer: Answer };
+
+/**
+ * Idempotency for the parts of one request, each with a key of its own (the scans of a check-in
+ * batch): the answer of each part is stored in the transaction of its effect and replayed for its
+ * key, as `runOnce` does for whole requests. This claims the parts' keys (distinct) for the rest of
+ * the transaction `tx` and reads what they hold, in two statements for them all. The caller runs
+ * the free ones and stores their answers (`storePartAnswers`) before the transaction commits.
+ */
+export async function claimParts(
+  tx: EntityManager,
+  of: PartKeys,
+  keys: string[],
+): Promise<Map<string, PartClaim>> {
+  const busy = await tryLockKeys(tx, of, keys);
+  // After the locks, as `claim`: this snapshot holds what their previous holders committed.
+  const stored = await readAnswers(
+    tx,
+    of,
+    keys.filter((key) => !busy.has(key)),
+    clock(tx),
+  );
+  return new Map(
+    keys.map((key): [string, PartClaim] => {
+      if (busy.has(key)) return [key, { state: 'in_flight' }];
+      const answer = stored.get(key);
+      if (!answer) return [key, { state: 'free' }];
+      return [
+        key,
+        { state: 'answered', fingerprint: answer.fingerprint, answer: opened(tx, answer) },
+      ];
+    }),
+  );
+}
+
+/** Stores the answers of parts whose keys `claimParts` found free, in the transaction `tx`. */
+export const storePartAnswers = (
+  tx: EntityManager,
+  of: PartKeys,
+  answers: { key: string; fingerprint: string; status: number; body: unknown }[],
+): Promise<void> => storeAnswers(tx, of, answers, clock(tx));
 
 /** Deletes records past their 24 hours; returns how many. */
 export const purgeExpiredIdempotencyKeys = (em: EntityManager): Promise<number> =>
@@ -149,15 +226,21 @@ export async function resealStoredAnswers(
   const box = secretBox(em);
   const keep = keptKeyIds(box, scope);
   const done = { resealed: 0, unreadable: 0 };
-  let after = { apiKeyId: '', key: '' };
+  let after = { apiKeyId: '', namespace: '', key: '' };
   for (;;) {
     const batch = await transaction(em, async (tx) => {
       const rows = await answersToReseal(tx, { keep, plain, after, limit: RESEAL_BATCH });
-      const sealed: { apiKeyId: string; key: string; body: string }[] = [];
+      const sealed: { apiKeyId: string; namespace: AnswerNamespace; key: string; body: string }[] =
+        [];
       for (const row of rows) {
         try {
           const text = row.sealed ? box.open(row.body) : row.body;
-          sealed.push({ apiKeyId: row.api_key_id, key: row.key, body: box.seal(text) });
+          sealed.push({
+            apiKeyId: row.api_key_id,
+            namespace: row.namespace,
+            key: row.key,
+            body: box.seal(text),
+          });
         } catch (error) {
           if (!(error instanceof SecretBoxError)) throw error;
           done.unreadable++;
@@ -169,6 +252,6 @@ export async function resealStoredAnswers(
     });
     const last = batch.at(-1);
     if (!last || batch.length < RESEAL_BATCH) return done;
-    after = { apiKeyId: last.api_key_id, key: last.key };
+    after = { apiKeyId: last.api_key_id, namespace: last.namespace, key: last.key };
   }
 }

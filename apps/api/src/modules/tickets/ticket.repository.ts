@@ -47,3 +47,24 @@ export async function lockTicketRow(
       : await exec(on, LOCK_BY_CODE, { organisationId, code: by.code });
   return row ?? null;
 }
+
+/**
+ * Locks the organisation's tickets with these ids or barcodes, in the order of their ids: two
+ * writers that lock several tickets each in that one order never wait for each other in a circle
+ * (the voiding of an order's tickets locks in it too).
+ */
+const LOCK_MANY = statement<never, { organisationId: string; ids: string[]; codes: string[] }>(
+  `select 1 from tickets
+    where organisation_id = $1 and (id = any($2::text[]) or code = any($3::text[]))
+    order by id
+    for update`,
+  (v) => [v.organisationId, v.ids, v.codes],
+);
+
+export async function lockTicketRows(
+  on: Runner,
+  organisationId: string,
+  by: { ids: string[]; codes: string[] },
+): Promise<void> {
+  if (by.ids.length + by.codes.length > 0) await exec(on, LOCK_MANY, { organisationId, ...by });
+}

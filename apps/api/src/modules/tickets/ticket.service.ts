@@ -7,7 +7,7 @@ import { listWhere } from '../../db/list-where';
 import { deleteAllOwned, getOwned } from '../../db/owned';
 import { findPage, type Page, type PageRequest } from '../../db/pages';
 import { Ticket } from './ticket.entity';
-import { lockTicketRow, type TicketRow } from './ticket.repository';
+import { lockTicketRow, lockTicketRows, type TicketRow } from './ticket.repository';
 
 /** The ticket as the API renders it; `livemode` says whether it is live data or test data. */
 export const toTicketResource = (ticket: TicketRow, livemode: boolean): TicketResource => ({
@@ -116,6 +116,15 @@ export const lockTicket = (
   ctx: TenantContext,
   by: { id: string } | { code: string },
 ): Promise<TicketRow | null> => lockTicketRow(ctx.em, ctx.organisationId, by);
+
+/**
+ * Locks the tenant's tickets with these ids or barcodes until the surrounding transaction ends,
+ * in one order shared by every writer that locks several (see `lockTicketRows`).
+ */
+export const lockTickets = (
+  ctx: TenantContext,
+  by: { ids: string[]; codes: string[] },
+): Promise<void> => lockTicketRows(ctx.em, ctx.organisationId, by);
 
 /** Deletes all the organisation's tickets (a test environment's reset); how many. */
 export const deleteAllTickets = (ctx: TenantContext): Promise<number> =>

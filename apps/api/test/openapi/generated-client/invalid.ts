@@ -29,6 +29,10 @@ export async function refusedCalls(): Promise<void> {
   await client.POST('/checkins', { body: { gate: 'North' } });
   // @ts-expect-error a direction that does not exist
   await client.POST('/checkins', { body: { ticket_id: 'tkt_0VbgAUa3kT9mQ2xLr8Zp1WcE', direction: 'in' } });
+  // @ts-expect-error a batch scan without ticket_id or code
+  await client.POST('/checkins/batch', { body: { checkins: [{ gate: 'North', idempotency_key: 'north-1:1' }] } });
+  // @ts-expect-error a batch of check-ins sent as a bare array
+  await client.POST('/checkins/batch', { body: [{ code: 'QR-7F3K-92XD' }] });
   // @ts-expect-error a price as text
   await client.PATCH('/tiers/{id}', { ...id, body: { price: '25.00' } });
   // @ts-expect-error an id path without the id

@@ -60,6 +60,18 @@ export async function everyOperation(): Promise<void> {
   });
   if (byTicket.error?.code === 'already_checked_in') console.log('inside already');
   await client.POST('/checkins', { body: { code: 'QR-7F3K-92XD', direction: 'exit' } });
+  const scans = await client.POST('/checkins/batch', {
+    params: { header: idempotent },
+    body: {
+      checkins: [
+        { code: 'QR-7F3K-92XD', gate: 'North', idempotency_key: 'north-1:1' },
+        { ticket_id: 'tkt_0VbgAUa3kT9mQ2xLr8Zp1WcE', direction: 'exit' },
+      ],
+    },
+  });
+  for (const result of scans.data?.data ?? []) {
+    if (result.code === 'already_checked_in') console.log(result.admission?.gate);
+  }
   await client.GET('/payouts', { params: { query: { status: ['paid'] } } });
   await client.GET('/payouts/{id}', id);
   await client.GET('/webhook_endpoints', { params: { query: { limit: 20 } } });
