@@ -102,7 +102,7 @@ export interface RequestLogFilters {
 
 /**
  * A page of an organisation's records, newest first, after `after` (the last record of the
- * previous page). The text depends on which filters are used, not on their values; it walks
+ * previous page); `full`: every column, bodies included. The text depends on which filters are used, not on their values; it walks
  * `request_logs_org_created_index` in every partition.
  */
 export async function listRequestLogs(
@@ -111,6 +111,22 @@ export async function listRequestLogs(
   filters: RequestLogFilters,
   after: { createdAt: Date; id: string } | undefined,
   limit: number,
+): Promise<RequestLogSummaryRow[]>;
+export async function listRequestLogs(
+  on: Runner,
+  organisationId: string,
+  filters: RequestLogFilters,
+  after: { createdAt: Date; id: string } | undefined,
+  limit: number,
+  full: true,
+): Promise<RequestLogRow[]>;
+export async function listRequestLogs(
+  on: Runner,
+  organisationId: string,
+  filters: RequestLogFilters,
+  after: { createdAt: Date; id: string } | undefined,
+  limit: number,
+  full = false,
 ): Promise<RequestLogSummaryRow[]> {
   const values: unknown[] = [organisationId];
   const where = ['organisation_id = $1'];
@@ -132,7 +148,7 @@ export async function listRequestLogs(
   values.push(limit);
   return execText<RequestLogSummaryRow>(
     on,
-    `select ${SUMMARY_COLUMNS} from request_logs
+    `select ${full ? COLUMNS : SUMMARY_COLUMNS} from request_logs
       where ${where.join(' and ')}
       order by created_at desc, id desc
       limit $${values.length}`,

@@ -148,6 +148,25 @@ export async function listRequestLogs(
   };
 }
 
+/**
+ * The organisation's latest records in full (bodies included), newest first, filtered: what the
+ * operator CLI prints.
+ */
+export async function latestRequestLogs(
+  ctx: TenantContext,
+  query: Omit<RequestLogQuery, 'cursor'>,
+): Promise<RequestLogView[]> {
+  const rows = await logs.listRequestLogs(
+    ctx.em,
+    ctx.organisationId,
+    { ...statusRange(query), since: query.since },
+    undefined,
+    query.limit,
+    true,
+  );
+  return rows.map(toRequestLogView);
+}
+
 /** One of the organisation's records; a 404 for another organisation's, or none. */
 export async function getRequestLog(ctx: TenantContext, id: string): Promise<RequestLogView> {
   const row = await logs.findRequestLog(ctx.em, ctx.organisationId, id);
