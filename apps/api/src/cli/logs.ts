@@ -1,6 +1,6 @@
 import { latestRequestLogs } from '../modules/request-logs/request-log.service';
-import { defineCommand, integerFlag, requireFlag, UsageError, type Command } from './args';
-import { tenantFor } from './organisation-list';
+import { integerFlag, UsageError, type Command } from './args';
+import { organisationCommand } from './organisation-command';
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -25,25 +25,19 @@ function statusOf(
 }
 
 export const logCommands: Command[] = [
-  defineCommand({
+  organisationCommand({
     usage: 'logs --org <org_id> [--test] [--status 5xx|404] [--since 1h] [--limit N]',
     summary:
       "Print an organisation's latest recorded API requests, newest first, one JSON line each (bodies of failed ones included); --test: its test environment's",
-    flags: ['org', 'status', 'since', 'limit'],
-    switches: ['test'],
+    flags: ['status', 'since', 'limit'],
     lines: true,
     prepare(parsed) {
-      const organisationId = requireFlag(parsed, 'org');
       const status =
         parsed.flags.status === undefined ? {} : statusOf(parsed.flags.status, parsed.usage);
       const since =
         parsed.flags.since === undefined ? undefined : sinceOf(parsed.flags.since, parsed.usage);
       const limit = integerFlag(parsed, 'limit', { min: 1, max: 1000 }) ?? 100;
-      return async (orm) => {
-        const em = orm.em.fork();
-        const tenant = await tenantFor(em, organisationId, parsed.switches.test);
-        return latestRequestLogs({ em, ...tenant }, { ...status, since, limit });
-      };
+      return (ctx) => latestRequestLogs(ctx, { ...status, since, limit });
     },
   }),
 ];
