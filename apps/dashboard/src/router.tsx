@@ -2,17 +2,20 @@ import {
   createRootRouteWithContext,
   createRoute,
   createRouter,
+  lazyRouteComponent,
   Outlet,
   redirect,
   useMatches,
   useRouter,
 } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
+import { RequestLogQuerySchema, UsageWindowSchema } from '@boxoffice/dashboard-contract';
 import { z } from 'zod';
 import { NotFound, Shell } from './components/shell';
 import { useMode } from './mode';
 import { SignInPage, SignUpPage } from './pages/auth-pages';
 import { KeysPage } from './pages/keys-page';
+import { LogPage, LogsPage } from './pages/logs-page';
 import { PlanPage } from './pages/plan-page';
 import { WebhooksPage } from './pages/webhooks-page';
 import { useSession, type SessionState } from './session';
@@ -108,6 +111,59 @@ const webhooks = createRoute({
   component: WebhooksPage,
 });
 
+/**
+ * A search parameter of the URL: checked as the API would, and dropped (not an error page) when
+ * it is not a value the page can use. Digits arrive as numbers (`?request_id=123`).
+ */
+const param = <T extends z.ZodTypeAny>(schema: T) => schema.optional().catch(undefined);
+const text = (max: number) => param(z.coerce.string().min(1).max(max));
+
+const logQuery = RequestLogQuerySchema.shape;
+
+/** The Logs page's filters and the cursor of the page shown: the API's query, in the URL. */
+const LogsSearchSchema = z.object({
+  request_id: text(128),
+  status_class: param(logQuery.status_class.unwrap()),
+  status: param(logQuery.status.unwrap()),
+  method: param(logQuery.method.unwrap()),
+  key_id: text(100),
+  route: text(200),
+  cursor: param(logQuery.cursor.unwrap()),
+});
+export type LogsSearch = z.infer<typeof LogsSearchSchema>;
+
+const logs = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'logs',
+  validateSearch: LogsSearchSchema,
+  staticData: { title: 'Logs' },
+  component: LogsPage,
+});
+
+// One request; it keeps the list's filters, for the way back to it.
+const log = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'logs/$id',
+  validateSearch: LogsSearchSchema,
+  staticData: { title: 'Request' },
+  component: LogPage,
+});
+
+const UsageSearchSchema = z.object({
+  window: UsageWindowSchema.default('24h').catch('24h'),
+  key_id: text(100),
+});
+export type UsageSearch = z.infer<typeof UsageSearchSchema>;
+
+const usage = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'usage',
+  validateSearch: UsageSearchSchema,
+  staticData: { title: 'Usage' },
+  // Its charts (uPlot) load with it, not with every page.
+  component: lazyRouteComponent(() => import('./pages/usage-page'), 'UsagePage'),
+});
+
 // Addresses of no page of their own: the keys when signed in, else the sign-in.
 const goHome = ({ context }: { context: RouterContext }) => {
   throw redirect({
@@ -139,7 +195,7 @@ const notFound = createRoute({
 
 const routeTree = rootRoute.addChildren([
   signedOut.addChildren([signIn, signUp]),
-  signedIn.addChildren([keys, plan, webhooks]),
+  signedIn.addChildren([keys, plan, webhooks, logs, log, usage]),
   home,
   settings,
   notFound,

@@ -72,27 +72,44 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
       )}
       <div className="layout">
-        <nav className="sidenav" aria-label="Settings">
-          <p className="sidenav-title">Settings</p>
-          {/* A link to the page shown is marked `aria-current="page"` by the router. */}
-          <ul>
-            <li>
-              <Link to="/settings/keys" className="nav-link">
-                API keys
-              </Link>
-            </li>
-            <li>
-              <Link to="/settings/plan" className="nav-link">
-                Plan
-              </Link>
-            </li>
-            <li>
-              <Link to="/settings/webhooks" className="nav-link">
-                Webhooks
-              </Link>
-            </li>
-          </ul>
-        </nav>
+        <div className="sidenav">
+          <nav aria-label="API activity">
+            <p className="sidenav-title">API activity</p>
+            <ul>
+              <li>
+                <Link to="/logs" className="nav-link" activeOptions={{ includeSearch: false }}>
+                  Logs
+                </Link>
+              </li>
+              <li>
+                <Link to="/usage" className="nav-link" activeOptions={{ includeSearch: false }}>
+                  Usage
+                </Link>
+              </li>
+            </ul>
+          </nav>
+          <nav aria-label="Settings">
+            <p className="sidenav-title">Settings</p>
+            {/* A link to the page shown is marked `aria-current="page"` by the router. */}
+            <ul>
+              <li>
+                <Link to="/settings/keys" className="nav-link">
+                  API keys
+                </Link>
+              </li>
+              <li>
+                <Link to="/settings/plan" className="nav-link">
+                  Plan
+                </Link>
+              </li>
+              <li>
+                <Link to="/settings/webhooks" className="nav-link">
+                  Webhooks
+                </Link>
+              </li>
+            </ul>
+          </nav>
+        </div>
         <main id="main" className="content" tabIndex={-1}>
           {/* A page of one mode never shows (or changes) the other's data: it starts afresh. */}
           <Fragment key={`${mode}:${resets}`}>{children}</Fragment>

@@ -1,5 +1,6 @@
 import { ScopeSchema, type ApiKey } from '@boxoffice/dashboard-contract';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ import { FreePlanBanner } from '../components/free-plan-banner';
 import { NameField } from '../components/fields';
 import { SecretField } from '../components/secret-field';
 import { setRefused, submitOnce } from '../forms';
-import { formatDateTime } from '../format';
+import { formatCount, formatDateTime } from '../format';
 import { useMode } from '../mode';
 import { useSignedIn } from '../session';
 import { useAction } from '../use-action';
@@ -247,6 +248,7 @@ function KeysTable({
         'Scopes',
         'Created',
         'Last used',
+        'Requests (24 h)',
         'Status',
         { label: 'Actions', visuallyHidden: true },
       ]}
@@ -277,6 +279,19 @@ function KeysTable({
               <time dateTime={key.last_used_at}>{formatDateTime(key.last_used_at)}</time>
             ) : (
               <span className="muted">never</span>
+            )}
+          </td>
+          <td>
+            {key.requests_24h > 0 ? (
+              <Link
+                to="/logs"
+                search={{ key_id: key.id }}
+                aria-label={`${formatCount(key.requests_24h)} requests in the last 24 hours: the logs of ${key.name}`}
+              >
+                {formatCount(key.requests_24h)}
+              </Link>
+            ) : (
+              <span className="muted">0</span>
             )}
           </td>
           <td>
