@@ -23,7 +23,7 @@ beforeAll(async () => {
   database = await createMigratedDatabase('boxoffice_request_log_partitions');
   orm = database.orm;
 });
-afterAll(() => database?.drop());
+afterAll(() => database.drop());
 
 const DAY = 86_400_000;
 const today = new Date(Math.floor(Date.now() / DAY) * DAY);

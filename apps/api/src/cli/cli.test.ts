@@ -340,7 +340,7 @@ describe('operator CLI', { timeout: 120_000 }, () => {
       fails('logs', '--status', '500'),
     ]);
     expect(bad.map((failure) => failure.code)).toEqual([2, 2, 2]);
-    expect(bad[0]!.body.error).toContain('--since');
+    expect(bad[0].body.error).toContain('--since');
   });
 });
 

@@ -10,7 +10,8 @@ function sinceOf(value: string, usage: string): Date {
   if (!match) {
     throw new UsageError('--since must be a number and a unit: 30s, 15m, 1h or 7d', usage);
   }
-  return new Date(Date.now() - Number(match[1]) * UNITS[match[2]!]!);
+  const [, amount = '', unit = ''] = match;
+  return new Date(Date.now() - Number(amount) * (UNITS[unit] ?? 0));
 }
 
 /** `--status 5xx` (a class) or `--status 404` (one status). */
