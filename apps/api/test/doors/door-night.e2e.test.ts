@@ -175,7 +175,7 @@ function shuffled<T>(items: readonly T[]): T[] {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-let server: TestServer;
+let server: TestServer | undefined;
 let workDir: string;
 let organisationId: string;
 let eventId: string;
