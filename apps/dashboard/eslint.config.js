@@ -11,4 +11,14 @@ export default [
     ...reactHooks.configs.flat['recommended-latest'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      // A route's `beforeLoad` sends the browser elsewhere by throwing the router's redirect.
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'package', package: '@tanstack/router-core', name: 'Redirect' }] },
+      ],
+    },
+  },
 ];

@@ -24,6 +24,8 @@ export interface BenchConfig {
   batchScans: number;
   /** Scans of the door session (`door.scan`), one every 10 ms. */
   doorScans: number;
+  /** Request log records seeded for the Logs page case, over 14 days. */
+  logRecords: number;
   /** Pool size of both servers (the API's `DB_POOL_MAX` default). */
   poolMax: number;
   resultsFile: string;
@@ -68,6 +70,7 @@ export function loadConfig(argv: readonly string[] = process.argv.slice(2)): Ben
     coldStarts: Math.round(positive('BENCH_COLD_STARTS', smoke ? 3 : 5)),
     batchScans: Math.round(positive('BENCH_BATCH_SCANS', smoke ? 1_000 : 4_000)),
     doorScans: Math.round(positive('BENCH_DOOR_SCANS', smoke ? 200 : 2_000)),
+    logRecords: Math.round(positive('BENCH_LOG_RECORDS', smoke ? 200_000 : 5_000_000)),
     poolMax: Math.round(positive('DB_POOL_MAX', 10)),
     resultsFile: process.env.BENCH_RESULTS ?? 'results/latest.json',
     cpuProfileDir: process.env.BENCH_CPU_PROF || undefined,

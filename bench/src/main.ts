@@ -31,6 +31,7 @@ import {
   type ServerProcess,
 } from './processes.ts';
 import { pipeliningAttack } from './hostile.ts';
+import { logsPageCase, type LogsPageResult } from './request-log-query.ts';
 import { formatTable, row, type Row } from './report.ts';
 import type { CallsResult, DoorResult, IterateResult } from './sdk-client.ts';
 import { Seeder, ticketCode, ticketEventId, ticketOrganisation, type Seeded } from './seed.ts';
@@ -125,8 +126,11 @@ function oursEnvironment(
 async function startOurs(
   config: BenchConfig,
   databaseUrl: string,
-  /** `compileCache`: another cache directory than the run's (an empty one, for a first start). */
-  options: { profile?: boolean; compileCache?: string } = {},
+  /**
+   * `compileCache`: another cache directory than the run's (an empty one, for a first start);
+   * `env`: settings over the production ones (`REQUEST_LOG=off`).
+   */
+  options: { profile?: boolean; compileCache?: string; env?: Record<string, string> } = {},
 ): Promise<ServerProcess> {
   const { profile = false } = options;
   const port = await freePort();
@@ -139,7 +143,10 @@ async function startOurs(
       'dist/main.js',
     ],
     cwd: apiDir,
-    env: oursEnvironment(config, databaseUrl, port, options.compileCache ?? compileCache),
+    env: {
+      ...oursEnvironment(config, databaseUrl, port, options.compileCache ?? compileCache),
+      ...options.env,
+    },
     port,
   });
 }
@@ -756,6 +763,83 @@ async function batchCase(
 }
 
 // ---------------------------------------------------------------------------------------------
+// The request log: our server as it ships (every API request recorded) against the same server
+// with REQUEST_LOG=off, both started afresh, at the highest connection count, alternating; their
+// throughput and peak memory.
+
+interface RequestLogCase {
+  connections: number;
+  on: Record<'GET /events' | 'POST /checkins', SideTotals>;
+  off: Record<'GET /events' | 'POST /checkins', SideTotals>;
+  peakRss: { on: number; off: number };
+}
+
+async function requestLogCase(
+  config: BenchConfig,
+  servers: { on: ServerProcess; off: ServerProcess },
+  workload: Workload,
+): Promise<RequestLogCase> {
+  const connections = Math.max(...config.connections);
+  const roundS = config.durationS / config.rounds;
+  const routes = ['GET /events', 'POST /checkins'] as const;
+  const result: RequestLogCase = {
+    connections,
+    on: { 'GET /events': emptyTotals(), 'POST /checkins': emptyTotals() },
+    off: { 'GET /events': emptyTotals(), 'POST /checkins': emptyTotals() },
+    peakRss: { on: 0, off: 0 },
+  };
+  for (const route of routes) {
+    for (const arm of ['on', 'off'] as const) {
+      await workload.prepare(route, config.warmupS, connections);
+      const warm = await load({
+        baseUrl: servers[arm].baseUrl,
+        connections,
+        durationS: config.warmupS,
+        next: workload.next(route),
+      });
+      workload.observe(route, warm);
+      recordFailures(`warm-up ${route} request log ${arm}`, warm);
+    }
+  }
+  // As many rounds as the webhook case: both arms are our server, so the host's drift is all
+  // that separates them.
+  for (let round = 0; round < config.rounds * 2; round++) {
+    for (const route of routes) {
+      const order = round % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+      for (const arm of order) {
+        const server = servers[arm];
+        await workload.prepare(route, roundS, connections);
+        const stopSampling = sampleRss([server.pid]);
+        const cpuUsed = cpuMeter(server.pid);
+        const loadRun = await load({
+          baseUrl: server.baseUrl,
+          connections,
+          durationS: roundS,
+          next: workload.next(route),
+        });
+        const used = cpuUsed();
+        result.peakRss[arm] = Math.max(result.peakRss[arm], stopSampling().get(server.pid) ?? 0);
+        assertAlive(server);
+        workload.observe(route, loadRun);
+        const label = `${route} @${connections} request log ${arm} round ${round + 1}`;
+        recordFailures(label, loadRun);
+        const totals = result[arm][route];
+        totals.responses += loadRun.responses;
+        totals.durationS += loadRun.durationS;
+        for (const value of loadRun.latencies.values()) totals.latencies.push(value);
+        totals.runs++;
+        const cpuPerRequest = addCpu(totals, used, loadRun.responses);
+        log(
+          `${label}: ${(loadRun.responses / loadRun.durationS).toFixed(0)} req/s, ${cpuPerRequest.toFixed(0)} µs CPU per request`,
+        );
+        await sleep(250);
+      }
+    }
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The SDK, in child processes of its own
 
 async function sdkChild<T>(
@@ -910,6 +994,33 @@ async function main(): Promise<void> {
     await both.limit.stop();
     delete servers.ours;
     delete servers.limit;
+
+    log('request log: on against REQUEST_LOG=off; then the Logs page over a large log');
+    const { requestLog, logsPage } = await phase('request-log', async () => {
+      const on = await startOurs(config, databaseUrl);
+      servers.ours = on;
+      const off = await startOurs(config, databaseUrl, { env: { REQUEST_LOG: 'off' } });
+      servers.limit = off;
+      try {
+        const measured = await requestLogCase(config, { on, off }, workload);
+        await off.stop();
+        delete servers.limit;
+        const page: LogsPageResult = await logsPageCase({
+          baseUrl: on.baseUrl,
+          databaseUrl,
+          records: config.logRecords,
+          samples: config.smoke ? 50 : 200,
+        });
+        log(
+          `Logs page: ${page.records.toLocaleString('en-GB')} records seeded in ${page.seedS.toFixed(0)} s; first page median ${page.firstPageMedianMs.toFixed(1)} ms`,
+        );
+        return { requestLog: measured, logsPage: page };
+      } finally {
+        await Promise.all([on.stop(), off.stop()]);
+        delete servers.ours;
+        delete servers.limit;
+      }
+    });
 
     log('hostile client: pipelined requests that are never read');
     const attack = await phase('hostile', async () => {
@@ -1074,6 +1185,36 @@ async function main(): Promise<void> {
         singleScans.databaseCpuUsPerRequest,
       ),
     );
+    for (const route of ['GET /events', 'POST /checkins'] as const) {
+      const on = summary(requestLog.on[route]);
+      const off = summary(requestLog.off[route]);
+      rows.push(
+        row(
+          `${route} @${requestLog.connections} with the request log (ours) vs REQUEST_LOG=off (limit)`,
+          'req/s',
+          on.requestsPerSecond,
+          off.requestsPerSecond,
+          { kind: 'ratio-at-least', value: 0.95 },
+        ),
+      );
+    }
+    rows.push(
+      row(
+        `RSS peak @${requestLog.connections}, request log on vs off, growth`,
+        'MB',
+        (requestLog.peakRss.on - requestLog.peakRss.off) / MB,
+        null,
+        { kind: 'at-most', value: 30, unit: 'MB' },
+      ),
+      row(
+        `Logs page, first page of ${logsPage.organisationRecords.toLocaleString('en-GB')} of ${logsPage.records.toLocaleString('en-GB')} records in 14 day partitions, median`,
+        'ms',
+        logsPage.firstPageMedianMs,
+        null,
+        { kind: 'at-most', value: 50, unit: 'ms' },
+      ),
+      row('Logs page, first page of 5xx only, median', 'ms', logsPage.errorsPageMedianMs, null),
+    );
     rows.push(
       row(
         'SDK events.list vs raw fetch, median per call',
@@ -1166,6 +1307,7 @@ async function main(): Promise<void> {
         doorScans: config.doorScans,
         coldStarts: config.coldStarts,
         poolMax: config.poolMax,
+        logRecords: config.logRecords,
         ticketsUsed: workload.ticketsUsed,
         idempotencyKey: 'none (on both servers)',
       },
@@ -1227,6 +1369,17 @@ async function main(): Promise<void> {
         connections: batches.connections,
         batch: batchScans,
         single: singleScans,
+      },
+      requestLog: {
+        connections: requestLog.connections,
+        on: Object.fromEntries(
+          Object.entries(requestLog.on).map(([route, totals]) => [route, summary(totals)]),
+        ),
+        off: Object.fromEntries(
+          Object.entries(requestLog.off).map(([route, totals]) => [route, summary(totals)]),
+        ),
+        peakRssBytes: requestLog.peakRss,
+        logsPage,
       },
       hostile: { pipelining: attack },
       failures,

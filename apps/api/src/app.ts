@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { ping } from './db/driver';
 import type { Orm } from './db/orm';
 import { createAttemptLimits, type AttemptLimits } from './http/attempt-limit';
-import { apiAccess } from './http/auth';
+import { apiAccess, callerOfHeader } from './http/auth';
 import { jsonBody } from './http/body';
 import { answerJson } from './http/json-response';
 import { errorHandler, notFoundHandler, ownPathMethods } from './http/error-handler';
@@ -18,6 +18,7 @@ import { openApiEndpoint } from './http/openapi';
 import type { RateLimits } from './http/rate-limit';
 import { requestDeadline } from './http/deadline';
 import { requestId } from './http/request-id';
+import { requestRecorder } from './http/request-recorder';
 import { REFERENCE_PATH, referencePage } from './http/reference-page';
 import { homePage } from './http/home-page';
 import { staticFiles } from './http/static-files';
@@ -26,6 +27,7 @@ import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
 import { dashboardRouter } from './http/routers/dashboard.router';
 import { publicRouter } from './http/routers/public.router';
+import type { RequestLogWriter } from './modules/request-logs/request-log-writer';
 import type { UrlPolicy } from './modules/webhooks/url-guard';
 
 export interface AppDeps {
@@ -55,6 +57,8 @@ export interface AppDeps {
   isStopping?: () => boolean;
   /** Which webhook URLs are accepted; https to public addresses only by default. */
   webhookUrls?: UrlPolicy;
+  /** Where `/api/v1` requests are recorded (the request log's writer); not recorded without. */
+  requestLog?: Pick<RequestLogWriter, 'record'>;
 }
 
 /** The built single-page dashboard; paths without a file get its `index.html` (client routing). */
@@ -147,6 +151,17 @@ export function createApp(deps: AppDeps): express.Express {
 
   const deadline = requestDeadline(deps.requestDeadlineMs);
   const api = express.Router();
+  if (deps.requestLog) {
+    const log = deps.requestLog;
+    api.use(
+      requestRecorder({
+        routes,
+        record: (row) => log.record(row),
+        callerOf: (authorization) => callerOfHeader(orm.em, authorization),
+        onUnattributed: metrics.requestLogUnattributed,
+      }),
+    );
+  }
   api.use(deadline);
   // The API's reads are statements and its writes transactions, neither of which needs an entity
   // manager of the request's own (`getOwned` forks for its read). Without a fork per request,

@@ -2,6 +2,7 @@ import { loadConfig } from './config';
 import { UsageError, type Command } from './cli/args';
 import { openDatabase } from './cli/database';
 import { keyCommands } from './cli/keys';
+import { logCommands } from './cli/logs';
 import { migrateCommands } from './cli/migrate';
 import { orgCommands } from './cli/orgs';
 import { secretCommands } from './cli/secrets';
@@ -17,6 +18,7 @@ const commands: Command[] = [
   ...orgCommands,
   ...keyCommands,
   ...webhookCommands,
+  ...logCommands,
   ...secretCommands,
   ...seedCommands,
 ];
@@ -33,7 +35,7 @@ function usageText(): string {
     '      Show this help',
     '',
     'Scopes are comma-separated: read, write, checkins:write.',
-    'Results are JSON on stdout. Errors are JSON on stderr, with exit code 1 (the command failed)',
+    'Results are JSON on stdout (logs: one JSON line per record). Errors are JSON on stderr, with exit code 1 (the command failed)',
     'or 2 (bad usage).',
     'The database is DATABASE_URL, or else the embedded PostgreSQL of `pnpm start` (.data/postgres).',
     '',
@@ -89,7 +91,11 @@ async function run(argv: readonly string[]): Promise<number> {
       // Cheap when there is nothing to do, and it means a fresh database just works.
       if (!command.migrates) await migrate(db.orm);
       const result = await task(db.orm);
-      await write(process.stdout, `${JSON.stringify(result, null, 2)}\n`);
+      const text =
+        command.lines && Array.isArray(result)
+          ? result.map((item) => `${JSON.stringify(item)}\n`).join('')
+          : `${JSON.stringify(result, null, 2)}\n`;
+      await write(process.stdout, text);
       return 0;
     } finally {
       await db.close();

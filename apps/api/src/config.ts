@@ -162,6 +162,18 @@ export const ConfigSchema = z.object({
    * production; without it, a development key that protects nothing.
    */
   SECRETS_ENCRYPTION_KEYS: secretKeys.optional(),
+  /**
+   * The request log: every `/api/v1` request recorded for its organisation's Logs and Usage pages
+   * (`on`, the default), or nothing recorded (`off`).
+   */
+  REQUEST_LOG: z.enum(['on', 'off']).default('on'),
+  /** How many days request log records are kept (whole days: a day's records go together). */
+  REQUEST_LOG_RETENTION_DAYS: integer(14, 1),
+  /**
+   * Request log records one process holds in memory while they wait to be written; past it, new
+   * ones are dropped (and counted in `boxoffice_request_log_records_total`).
+   */
+  REQUEST_LOG_BUFFER_RECORDS: integer(10_000, 100),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -23,6 +23,9 @@ import { createMetrics, metricsListener } from './http/metrics';
 import { createRateLimits } from './http/rate-limit';
 import { purgeChanges } from './modules/changes/change.service';
 import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.service';
+import { RequestLogWriter } from './modules/request-logs/request-log-writer';
+import { insertRequestLogs } from './modules/request-logs/request-log.repository';
+import { maintainRequestLogPartitions } from './modules/request-logs/request-log.service';
 import { DEFAULT_RETRY } from './modules/webhooks/webhook-engine';
 import { WebhookThread } from './modules/webhooks/webhook-thread';
 import { purgeWebhookMessages } from './modules/webhooks/webhook-message.service';
@@ -93,6 +96,16 @@ async function serve(
   });
 
   const metrics = createMetrics({ orm });
+  // The request log of this process's API requests (none for a worker alone, which serves none).
+  const requestLog =
+    config.REQUEST_LOG === 'on' && config.WEBHOOK_WORKER !== 'only'
+      ? new RequestLogWriter({
+          write: (rows) => insertRequestLogs(orm.em, rows),
+          maxBuffered: config.REQUEST_LOG_BUFFER_RECORDS,
+          onOutcome: metrics.requestLog,
+          onError: logWriteFailure(logger),
+        }).start()
+      : undefined;
   const webhookUrls = webhookUrlPolicy(config);
   const dashboardDir = config.DASHBOARD_DIR ?? defaultDashboardDir();
   const app = createApp({
@@ -120,6 +133,7 @@ async function serve(
     requestDeadlineMs: config.DB_CONNECT_TIMEOUT_MS + config.DB_QUERY_TIMEOUT_MS,
     isStopping: () => http.draining,
     webhookUrls,
+    requestLog,
   });
   // Express's reading of TRUST_PROXY: the peers whose connections carry other clients' requests.
   const trustsProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
@@ -224,6 +238,19 @@ async function serve(
   }, 10 * 60_000);
   purge.unref();
 
+  // The request log's partitions: the next days' made, those past the retention dropped. At start
+  // and every hour, from every replica (one does it, the others skip); a failure is retried at
+  // the next round, and meanwhile a day without its partition goes to the default one.
+  const maintainLogs = () =>
+    maintainRequestLogPartitions(orm.em, {
+      retentionDays: config.REQUEST_LOG_RETENTION_DAYS,
+    }).catch((error: unknown) =>
+      logger.warn({ err: error }, 'request log partitions not maintained'),
+    );
+  const logMaintenance = requestLog ? setInterval(maintainLogs, 60 * 60_000) : undefined;
+  logMaintenance?.unref();
+  if (requestLog) void maintainLogs();
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -231,6 +258,7 @@ async function serve(
     // A clean stop says so in one line, at its end.
     logger.debug({ signal }, 'shutting down: finishing in-flight requests');
     clearInterval(purge);
+    clearInterval(logMaintenance);
     const force = setTimeout(() => {
       logger.error('grace period over; exiting with requests still open');
       process.exit(1);
@@ -244,6 +272,8 @@ async function serve(
       webhooksStarted?.then(() => webhooks?.stop(config.SHUTDOWN_GRACE_MS)).catch(() => undefined),
     ]);
     await sealing;
+    // The records of the requests just answered, written before the pool closes.
+    await requestLog?.stop(Math.max(1000, config.SHUTDOWN_GRACE_MS / 2));
     await orm.close();
     redis?.disconnect();
     await embedded?.stop();
@@ -254,6 +284,19 @@ async function serve(
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGHUP', () => void shutdown('SIGHUP'));
+}
+
+/**
+ * Logs why request log records were dropped, at most once a minute (a database that is away fails
+ * every batch).
+ */
+function logWriteFailure(logger: Logger): (error: unknown) => void {
+  let last = 0;
+  return (error) => {
+    if (Date.now() - last < 60_000) return;
+    last = Date.now();
+    logger.warn({ err: error }, 'request log records dropped: their batch could not be written');
+  };
 }
 
 /** Listens, or rejects with what to do when the port is taken or forbidden (`variable` sets it). */

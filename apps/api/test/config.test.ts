@@ -50,6 +50,9 @@ describe('loadConfig', () => {
       WEBHOOK_RETRY_DELAY_SECONDS: 10,
       WEBHOOK_POLL_INTERVAL_MS: 250,
       WEBHOOK_LEASE_SECONDS: 60,
+      REQUEST_LOG: 'on',
+      REQUEST_LOG_RETENTION_DAYS: 14,
+      REQUEST_LOG_BUFFER_RECORDS: 10000,
     });
   });
 
@@ -67,6 +70,8 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       SECRETS_ENCRYPTION_KEYS: `k2:${'ab'.repeat(32)}, k1:${Buffer.alloc(32, 7).toString('base64')}`,
       AUTH_FAILURES_PER_MINUTE: '500',
+      REQUEST_LOG: 'off',
+      REQUEST_LOG_RETENTION_DAYS: '30',
       HOME: '/root',
     });
     expect(config).toMatchObject({
@@ -85,6 +90,8 @@ describe('loadConfig', () => {
         { id: 'k1', key: Buffer.alloc(32, 7) },
       ],
       AUTH_FAILURES_PER_MINUTE: 500,
+      REQUEST_LOG: 'off',
+      REQUEST_LOG_RETENTION_DAYS: 30,
     });
     expect(config).not.toHaveProperty('HOME');
   });
@@ -124,6 +131,12 @@ describe('loadConfig', () => {
     expect(failure({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toContain(
       'HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS',
     );
+  });
+
+  it('refuses a request log setting other than on or off, and a retention under a day', () => {
+    const message = failure({ REQUEST_LOG: 'yes', REQUEST_LOG_RETENTION_DAYS: '0' });
+    expect(message).toContain('REQUEST_LOG:');
+    expect(message).toContain('REQUEST_LOG_RETENTION_DAYS: must be at least 1');
   });
 
   it('names every bad variable at once', () => {

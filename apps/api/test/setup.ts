@@ -5,7 +5,8 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Scope } from '@boxoffice/contract';
-import { createApp } from '../src/app';
+import { createApp, type AppDeps } from '../src/app';
+import type { Metrics } from '../src/http/metrics';
 import { freePort } from '../src/db/embedded';
 import { createOrm, migrate, type Orm } from '../src/db/orm';
 import { entities } from '../src/modules/entities';
@@ -51,6 +52,10 @@ export interface TestServerOptions {
   trustProxy?: number | string;
   /** An OpenAPI document as the build writes it, to serve instead of generating one. */
   openApiFile?: string;
+  /** Where `/api/v1` requests are recorded (the request log); none by default. */
+  requestLog?: AppDeps['requestLog'];
+  /** The app's metrics; a registry of its own by default. */
+  metrics?: Metrics;
 }
 
 /** The real app on an ephemeral port, over real HTTP. */
@@ -72,6 +77,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     attemptLimits: options.attemptLimits ?? generousAttemptLimits(),
     trustProxy: options.trustProxy,
     openApiFile: options.openApiFile,
+    requestLog: options.requestLog,
+    metrics: options.metrics,
   });
   const server: Server = await new Promise((resolve) => {
     const s = createServer(checkedResponses(app)).listen(0, '127.0.0.1', () => resolve(s));

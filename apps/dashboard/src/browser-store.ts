@@ -1,5 +1,5 @@
 /**
- * The listeners of a value the browser keeps (the address, localStorage), for
+ * The listeners of a value the browser keeps (localStorage), for
  * `useSyncExternalStore`: `changed()` tells them of a change this page made, and the window's
  * `event` tells them of one the browser or another tab made, unless `concerns` says it is about
  * something else.

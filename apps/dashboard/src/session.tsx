@@ -10,10 +10,11 @@ import {
 } from 'react';
 import { api, ApiError, setCsrfToken, setUnauthorizedHandler, unwrap } from './api';
 
-type SessionState =
+export type SessionState =
   | { status: 'loading' }
   | { status: 'error'; error: unknown }
-  | { status: 'signed-out' }
+  /** `left`: the user signed out here, so no page is waiting for them to sign in again. */
+  | { status: 'signed-out'; left: boolean }
   | { status: 'signed-in'; session: Session };
 
 interface SessionContextValue {
@@ -36,13 +37,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setCsrfToken(session.csrf_token);
     setState({ status: 'signed-in', session });
   }, []);
-  const signedOut = useCallback(() => {
+  const signedOut = useCallback((left = false) => {
     setCsrfToken(null);
-    setState({ status: 'signed-out' });
+    setState({ status: 'signed-out', left });
   }, []);
 
   useEffect(() => {
-    setUnauthorizedHandler(signedOut);
+    setUnauthorizedHandler(() => signedOut());
   }, [signedOut]);
 
   useEffect(() => {
@@ -76,7 +77,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const response = await api.logout();
         // Already signed out on the server is as good as signed out now.
         if (response.status !== 401) unwrap(response, 204);
-        signedOut();
+        signedOut(true);
       },
       updateOrganisation: (changes) =>
         setState((previous) =>

@@ -8,8 +8,10 @@ import {
 } from '@boxoffice/contract';
 import { z } from 'zod';
 import { ModeHeadersSchema } from './mode';
+import { logRoutes } from './logs';
 import { webhookRoutes } from './webhooks';
 
+export * from './logs';
 export * from './mode';
 export * from './webhooks';
 
@@ -58,10 +60,13 @@ export const ApiKeySchema = z.object({
   scopes: z.array(ScopeSchema),
   status: z.enum(['active', 'revoked']),
   created_at: z.string(),
+  /** When the key was last used, to the minute; null if never. */
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   /** `true` for a key of the live data, `false` for one of the test environment. */
   livemode: z.boolean(),
+  /** Requests made with the key in the last 24 hours, as the request log recorded them. */
+  requests_24h: z.number().int(),
 });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
@@ -205,6 +210,7 @@ export const dashboardContract = c.router(
       summary: 'Upgrade or downgrade, effective immediately',
     },
     ...webhookRoutes,
+    ...logRoutes,
   },
   { commonResponses: errors, strictStatusCodes: true },
 );

@@ -20,6 +20,8 @@ export interface Command {
   summary: string;
   /** Applies migrations itself; every other command gets them applied first. */
   migrates?: boolean;
+  /** Prints its result (a list) as JSON lines, one item a line, rather than one JSON document. */
+  lines?: boolean;
   /** Checks the arguments before anything touches the database, and returns the work to do. */
   parse(argv: readonly string[]): (orm: Orm) => Promise<unknown>;
 }
@@ -108,6 +110,7 @@ export function defineCommand<
   positionals?: readonly P[];
   switches?: readonly S[];
   migrates?: boolean;
+  lines?: boolean;
   prepare(parsed: ParsedArgs<F, P, S>): (orm: Orm) => Promise<unknown>;
 }): Command {
   const words = spec.usage.split(' ');
@@ -117,6 +120,7 @@ export function defineCommand<
     usage: spec.usage,
     summary: spec.summary,
     migrates: spec.migrates,
+    lines: spec.lines,
     parse: (argv) => spec.prepare(parseCommandArgs(argv, spec)),
   };
 }

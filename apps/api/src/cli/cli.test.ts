@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { getTestOrm } from '../../test/setup';
 import { authenticateKey } from '../modules/api-keys/api-key.service';
+import { testOrganisationOf } from '../modules/organisations/test-environment.service';
+import { insertRequestLogs } from '../modules/request-logs/request-log.repository';
 
 const API_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -55,6 +57,7 @@ describe('operator CLI', { timeout: 120_000 }, () => {
         'key create',
         'key list',
         'key revoke',
+        'logs',
         'seed',
       ]) {
         expect(result.stdout).toContain(command);
@@ -287,4 +290,78 @@ describe('operator CLI', { timeout: 120_000 }, () => {
       body: { error: 'organisation not found', code: 'not_found' },
     });
   });
+
+  it('prints the latest recorded requests as JSON lines, filtered by status and age', async () => {
+    const orm = await getTestOrm();
+    const org = await ok('org', 'create', '--name', 'CLI Logs', '--plan', 'pro');
+    const test = await testOrganisationOf(orm.em.fork(), org.id);
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+    const row = (organisationId: string, id: string, status: number, minutesAgo: number) => ({
+      ...SAMPLE_RECORD,
+      id,
+      request_id: id,
+      organisation_id: organisationId,
+      livemode: organisationId === org.id,
+      status,
+      created_at: at(minutesAgo),
+      error_body: status >= 400 ? '{"code":"boom"}' : null,
+    });
+    await insertRequestLogs(orm.em, [
+      row(org.id, 'req_cli_old500', 500, 120),
+      row(org.id, 'req_cli_500', 500, 10),
+      row(org.id, 'req_cli_404', 404, 5),
+      row(org.id, 'req_cli_200', 200, 1),
+      row(test, 'req_cli_test503', 503, 2),
+    ]);
+    const lines = async (...args: string[]) => {
+      const result = await cli('logs', '--org', org.id, ...args);
+      expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
+      return result.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { id: string; error_body: string | null });
+    };
+    expect((await lines()).map((r) => r.id)).toEqual([
+      'req_cli_200',
+      'req_cli_404',
+      'req_cli_500',
+      'req_cli_old500',
+    ]);
+    expect((await lines('--status', '5xx', '--since', '1h')).map((r) => r.id)).toEqual([
+      'req_cli_500',
+    ]);
+    const [notFound] = await lines('--status', '404', '--limit', '1');
+    expect(notFound).toMatchObject({ id: 'req_cli_404', error_body: '{"code":"boom"}' });
+    expect((await lines('--test')).map((r) => r.id)).toEqual(['req_cli_test503']);
+    const bad = await Promise.all([
+      fails('logs', '--org', org.id, '--since', 'yesterday'),
+      fails('logs', '--org', org.id, '--status', '6xx'),
+      fails('logs', '--status', '500'),
+    ]);
+    expect(bad.map((failure) => failure.code)).toEqual([2, 2, 2]);
+    expect(bad[0].body.error).toContain('--since');
+  });
 });
+
+/** A record's columns; each test sets those it looks at. */
+const SAMPLE_RECORD = {
+  api_key_id: null,
+  key_hint: null,
+  method: 'GET',
+  route: '/events',
+  path: '/events',
+  error_code: null,
+  duration_ms: 2,
+  idempotency_key: null,
+  idempotent_replayed: false,
+  client_address: '127.0.0.1',
+  user_agent: null,
+  sdk_name: null,
+  sdk_version: null,
+  response_bytes: 2,
+  request_body: null,
+  request_body_truncated: false,
+  request_body_omitted: null,
+  error_body_truncated: false,
+};

@@ -28,11 +28,14 @@ export function organisationCommand<const F extends string = never>(spec: {
   usage: string;
   summary: string;
   flags?: readonly F[];
+  /** Prints its result (a list) as JSON lines, one item a line. */
+  lines?: boolean;
   prepare(parsed: ParsedArgs<F | 'org', never, 'test'>): (ctx: TenantContext) => Promise<unknown>;
 }): Command {
   return defineCommand({
     usage: spec.usage,
     summary: spec.summary,
+    lines: spec.lines,
     flags: ['org', ...(spec.flags ?? [])],
     switches: ['test'],
     prepare(parsed) {

@@ -103,6 +103,24 @@ async function send<R>(
   return result.rows;
 }
 
+/**
+ * Runs a text that changes with each use and is run rarely (the request log's DDL, which names a
+ * day's partition), unprepared: a prepared statement per text would stay on the connection.
+ */
+export async function execUnprepared<R>(
+  on: Runner,
+  text: string,
+  values: readonly unknown[] = [],
+): Promise<R[]> {
+  const client = 'getConnection' in on ? (transactionOf(on)?.client ?? (await poolOf(on))) : on;
+  const result = await client.query<R & pg.QueryResultRow>({
+    text,
+    values: values as unknown[],
+    types,
+  });
+  return result.rows;
+}
+
 const PING = statement('select 1', () => []);
 
 /** Whether the database answers a statement. */

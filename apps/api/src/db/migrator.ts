@@ -11,6 +11,7 @@ import { Migration20261127120000_webhook_log_keys } from './migrations/Migration
 import { Migration20261128000000_webhook_leases } from './migrations/Migration20261128000000_webhook_leases';
 import { Migration20261206000000_test_mode } from './migrations/Migration20261206000000_test_mode';
 import { Migration20261207000000_idempotency_namespaces } from './migrations/Migration20261207000000_idempotency_namespaces';
+import { Migration20261208000000_request_logs } from './migrations/Migration20261208000000_request_logs';
 
 /** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
 const migrationsList = [
@@ -36,6 +37,10 @@ const migrationsList = [
   {
     name: 'Migration20261207000000_idempotency_namespaces',
     class: Migration20261207000000_idempotency_namespaces,
+  },
+  {
+    name: 'Migration20261208000000_request_logs',
+    class: Migration20261208000000_request_logs,
   },
 ];
 

@@ -3,8 +3,10 @@ import { rateLimitClassOf, type RateLimitClass, type RouteMetadata } from '@boxo
 import { AppError } from '../core/errors';
 import { iso } from '../core/iso-time';
 import { authenticateKey, hintOf, isKeyFormat } from '../modules/api-keys/api-key.service';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttemptLimiter } from './attempt-limit';
 import { clientAddress } from './client-address';
+import type { RequestCaller } from './locals';
 import { rateLimitHeaders, type RateLimits } from './rate-limit';
 
 /** An authentication scheme's name, worth repeating back (a key is never one: it has `_`). */
@@ -55,6 +57,27 @@ function readKey(header: string | undefined): { key: string } | { refusal: AppEr
     );
   }
   return { key };
+}
+
+/**
+ * The caller an Authorization header names, if it carries an active key; for the request log of a
+ * request no route matched, which no access check saw.
+ */
+export async function callerOfHeader(
+  em: EntityManager,
+  header: string,
+): Promise<RequestCaller | undefined> {
+  const read = readKey(header);
+  if ('refusal' in read) return undefined;
+  const identity = await authenticateKey(em, read.key);
+  if (identity.status !== 'active') return undefined;
+  const { key } = identity;
+  return {
+    apiKeyId: key.apiKeyId,
+    keyHint: hintOf(read.key),
+    organisationId: key.organisationId,
+    livemode: key.livemode,
+  };
 }
 
 const PLAN_REQUIRED_MESSAGE =
@@ -109,6 +132,12 @@ export function apiAccess(
           );
     }
     const key = identity.key;
+    res.locals.caller = {
+      apiKeyId: key.apiKeyId,
+      keyHint: hintOf(read.key),
+      organisationId: key.organisationId,
+      livemode: key.livemode,
+    };
 
     const kind = rateLimitClassOf(req.method);
     if (key.plan !== 'pro') {

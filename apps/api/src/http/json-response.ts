@@ -14,6 +14,8 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  */
 export function answerJson(this: Response, body: unknown): Response {
   const status = this.statusCode;
+  // The request log keeps the error answered (only errors: a success's body is not kept).
+  if (status >= 400) this.locals.errorBody = body;
   if (status === 204 || status === 304) {
     this.removeHeader('Content-Type');
     this.removeHeader('Content-Length');

@@ -14,6 +14,15 @@ export interface RequestAuth {
   scopes: Scope[];
 }
 
+/** An API request's organisation and key, for the request log. */
+export interface RequestCaller {
+  apiKeyId: string;
+  /** The key's hint (`bxo_live_…a1B2`), never the key. */
+  keyHint: string;
+  organisationId: string;
+  livemode: boolean;
+}
+
 declare global {
   // Express's own extension point for typed `res.locals`.
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -27,6 +36,13 @@ declare global {
        */
       em: EntityManager;
       auth?: RequestAuth;
+      /**
+       * Whose API request this is, once its key is known to be active: set before the plan, scope
+       * and rate-limit checks, so that their refusals are recorded in the organisation's log.
+       */
+      caller?: RequestCaller;
+      /** The body of a 4xx or 5xx answer, as sent (for the request log). */
+      errorBody?: unknown;
       /** The dashboard user's session, on `/dashboard/api` routes. */
       dashboard?: ActiveSession;
       /** `performance.now()` when the request arrived (for its duration). */

@@ -14,6 +14,7 @@ import type { Pool } from 'pg';
 import { AppError } from '../core/errors';
 import type { Orm } from '../db/orm';
 import { poolOf } from '../db/driver';
+import type { RecordOutcome } from '../modules/request-logs/request-log-writer';
 import { oldestUndeliveredAgeSeconds } from '../modules/webhooks/webhook-message.service';
 
 /** What became of a door scan: recorded, or refused with the reason (the error code). */
@@ -35,6 +36,10 @@ export interface Metrics {
   readonly scanned: (outcome: ScanOutcome) => void;
   /** Webhook delivery attempts (`count`, by default one): a 2xx in time, or not. */
   readonly webhookAttempt: (outcome: 'succeeded' | 'failed', count?: number) => void;
+  /** Request log records written or dropped (`count` of them). */
+  readonly requestLog: (outcome: RecordOutcome, count: number) => void;
+  /** An API request recorded in no organisation's log: it failed authentication. */
+  readonly requestLogUnattributed: () => void;
 }
 
 export interface MetricsOptions {
@@ -98,6 +103,22 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     ['outcome'],
     [{ outcome: 'succeeded' }, { outcome: 'failed' }],
   );
+  const requestLogRecords = counter(
+    'boxoffice_request_log_records_total',
+    'Request log records by outcome: written, dropped_buffer_full (the buffer was full), dropped_write_failed (their batch could not be written)',
+    ['outcome'],
+    [
+      { outcome: 'written' },
+      { outcome: 'dropped_buffer_full' },
+      { outcome: 'dropped_write_failed' },
+    ],
+  );
+  const unattributed = counter(
+    'boxoffice_request_log_unattributed_total',
+    'API requests recorded in no organisation’s request log: they failed authentication',
+    [],
+    [{}],
+  );
 
   if (options.orm) {
     registerPoolGauges(options.orm, registers);
@@ -117,6 +138,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     webhookAttempt(outcome, count = 1) {
       webhookAttempts.inc({ outcome }, count);
+    },
+    requestLog(outcome, count) {
+      requestLogRecords.inc({ outcome }, count);
+    },
+    requestLogUnattributed() {
+      unattributed.inc();
     },
     scanned(outcome) {
       if (outcome.admitted) admitted.inc({ direction: outcome.direction });

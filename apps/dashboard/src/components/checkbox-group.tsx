@@ -4,18 +4,16 @@ import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react
 export function CheckboxGroup({
   legend,
   error,
-  ref,
   children,
 }: {
   legend: string;
   /** What is wrong with the choice, as a whole. */
   error?: string;
-  ref?: Ref<HTMLFieldSetElement>;
   children: ReactNode;
 }) {
   const errorId = `${useId()}-error`;
   return (
-    <fieldset ref={ref} className="fieldset" aria-describedby={error ? errorId : undefined}>
+    <fieldset className="fieldset" aria-describedby={error ? errorId : undefined}>
       <legend>{legend}</legend>
       {children}
       {error && (
@@ -27,19 +25,22 @@ export function CheckboxGroup({
   );
 }
 
-/** One checkbox of a group: its label beside it, and a hint under the label if it has one. */
+/**
+ * One checkbox of a group: its label beside it, and a hint under the label if it has one. Boxes of
+ * one `name` with a `value` each make a list of the values checked (react-hook-form's `register`).
+ */
 export function Checkbox({
   label,
   hint,
   invalid,
-  onChange,
+  ref,
   ...input
-}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'id' | 'onChange'> & {
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'id'> & {
   label: ReactNode;
   hint?: string;
   /** The group's choice is wrong (its error says why). */
   invalid?: boolean;
-  onChange: (checked: boolean) => void;
+  ref?: Ref<HTMLInputElement>;
 }) {
   const id = useId();
   const hintId = `${id}-hint`;
@@ -48,9 +49,9 @@ export function Checkbox({
     <div className="checkbox">
       <input
         {...input}
+        ref={ref}
         type="checkbox"
         id={id}
-        onChange={(event) => onChange(event.target.checked)}
         aria-describedby={hint ? hintId : undefined}
         aria-invalid={invalid ? true : undefined}
       />

@@ -2,19 +2,21 @@ import type { ReactNode } from 'react';
 import { describeError } from '../api';
 import type { Resource } from '../use-resource';
 
-/** A problem to act on; announced when it appears. */
+/**
+ * A problem to act on; announced when it appears. `error` is what a request threw; `message`, one
+ * already worded (a form's refusal, kept by the form).
+ */
 export function ErrorMessage({
-  error,
   onRetry,
   id,
-}: {
-  error: unknown;
+  ...problem
+}: ({ error: unknown } | { message: string }) & {
   onRetry?: () => void;
   id?: string;
 }) {
   return (
     <div className="notice notice-error" role="alert" id={id}>
-      <p>{describeError(error)}</p>
+      <p>{'message' in problem ? problem.message : describeError(problem.error)}</p>
       {onRetry && (
         <button type="button" className="button button-secondary" onClick={onRetry}>
           Try again

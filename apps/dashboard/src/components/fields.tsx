@@ -36,7 +36,7 @@ export function NameField(props: Omit<TextFieldProps, 'maxLength' | 'required'>)
 }
 
 /** The email input of the sign-up and sign-in forms. */
-export function EmailField(props: Omit<TextFieldProps, 'type' | 'label' | 'name'>) {
+export function EmailField(props: Omit<TextFieldProps, 'type' | 'label'>) {
   return (
     <TextField label="Email" name="email" type="email" autoComplete="email" required {...props} />
   );

@@ -1,4 +1,4 @@
-import { Link, routes } from '../router';
+import { Link } from '@tanstack/react-router';
 
 /** On the free plan keys can be generated, but the API refuses every request made with them. */
 export function FreePlanBanner({ showLink = true }: { showLink?: boolean }) {
@@ -13,7 +13,7 @@ export function FreePlanBanner({ showLink = true }: { showLink?: boolean }) {
       </p>
       {showLink && (
         <p>
-          <Link to={routes.plan}>See plans and upgrade</Link>
+          <Link to="/settings/plan">See plans and upgrade</Link>
         </p>
       )}
     </aside>

@@ -1,19 +1,18 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
-export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'onChange'> & {
+export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
   label: string;
-  value: string;
-  onChange: (value: string) => void;
   hint?: string;
   /** What is wrong with the value; may hold a link to the way out. */
   error?: ReactNode;
   /** A control beside the input (a show-password button). */
   addon?: ReactNode;
+  /** The input, for the form that fills and checks it (react-hook-form's `register`). */
   ref?: Ref<HTMLInputElement>;
 };
 
 /** A labelled input with its hint and its error tied to it for assistive technology. */
-export function TextField({ label, hint, error, addon, onChange, ref, ...input }: TextFieldProps) {
+export function TextField({ label, hint, error, addon, ref, ...input }: TextFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -23,7 +22,6 @@ export function TextField({ label, hint, error, addon, onChange, ref, ...input }
       {...input}
       ref={ref}
       id={id}
-      onChange={(event) => onChange(event.target.value)}
       aria-invalid={error ? true : undefined}
       aria-describedby={describedBy || undefined}
     />

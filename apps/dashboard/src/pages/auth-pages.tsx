@@ -1,11 +1,16 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { ApiError } from '../api';
 import { BusyButton } from '../components/busy-button';
 import { ErrorMessage } from '../components/feedback';
 import { EmailField, NameField, PasswordField } from '../components/fields';
-import { afterSignIn, Link, navigate, routes } from '../router';
+import { setRefused, submitOnce } from '../forms';
 import { useSession } from '../session';
-import { useAction } from '../use-action';
+
+// Signed in, the router takes the browser on from these pages (src/router.tsx).
 
 const MIN_PASSWORD = 10;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -41,85 +46,43 @@ function AuthLayout({
   );
 }
 
-type Errors<K extends string> = Partial<Record<K, string>>;
-
-/**
- * The submit flow both forms share: check the fields (an error moves focus to the first invalid
- * one), then run `action` once at a time. On success the page navigates away, so the form stays
- * busy; a failure is shown above the button.
- */
-function useAuthForm<K extends string>(validate: () => Errors<K>, action: () => Promise<void>) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [errors, setErrors] = useState<Errors<K>>({});
-  const {
-    busy,
-    error: serverError,
-    setError: setServerError,
-    run,
-  } = useAction(action, { staysBusy: true });
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const found = validate();
-    setErrors(found);
-    setServerError(null);
-    if (Object.keys(found).length > 0) {
-      requestAnimationFrame(() =>
-        formRef.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus(),
-      );
-      return;
-    }
-    await run();
-  };
-
-  return { formRef, errors, serverError, busy, submit };
-}
+/** A field the server found wrong gets the focus, as one found wrong here does. */
+const focus = { shouldFocus: true };
 
 /** The server's message, as a sentence (`password is…` → `Password is…`). */
 const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
 
+const SignUpFormSchema = z.object({
+  organisation_name: z.string().trim().min(1, 'Enter your organisation’s name.'),
+  email: z.string().trim().regex(EMAIL, 'Enter an email address like name@example.com.'),
+  password: z.string().min(MIN_PASSWORD, `Use at least ${MIN_PASSWORD} characters.`),
+});
+
 export function SignUpPage() {
   const { signUp } = useSession();
-  const [organisationName, setOrganisationName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const { formRef, errors, serverError, busy, submit } = useAuthForm(
-    () => {
-      const found: Errors<'organisation' | 'email' | 'password'> = {};
-      if (!organisationName.trim()) found.organisation = 'Enter your organisation’s name.';
-      if (!EMAIL.test(email.trim())) found.email = 'Enter an email address like name@example.com.';
-      if (password.length < MIN_PASSWORD) {
-        found.password = `Use at least ${MIN_PASSWORD} characters.`;
-      }
-      return found;
-    },
-    async () => {
-      await signUp({ organisation_name: organisationName.trim(), email: email.trim(), password });
-      navigate(routes.keys, { replace: true });
-    },
-  );
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(SignUpFormSchema),
+    defaultValues: { organisation_name: '', email: '', password: '' },
+  });
 
-  // A password the server finds too easy to guess is a problem of that field: say so there.
-  const weakPassword =
-    serverError instanceof ApiError && serverError.code === 'weak_password'
-      ? sentence(serverError.message)
-      : undefined;
-  useEffect(() => {
-    if (weakPassword) passwordRef.current?.focus();
-  }, [weakPassword]);
-  // So is an email that already has an account, with the way to it.
-  const isEmailTaken = serverError instanceof ApiError && serverError.code === 'email_taken';
-  const emailTaken = isEmailTaken ? (
-    <>
-      An account with this email already exists. <Link to={routes.signIn}>Sign in instead</Link>.
-    </>
-  ) : undefined;
-  useEffect(() => {
-    if (isEmailTaken) emailRef.current?.focus();
-  }, [isEmailTaken]);
+  const submit = handleSubmit(async (values) => {
+    try {
+      await signUp(values);
+    } catch (error) {
+      // A password the server finds too easy to guess is a problem of that field: say so there;
+      // so is an email that already has an account, with the way to it.
+      if (error instanceof ApiError && error.code === 'weak_password') {
+        setError('password', { type: error.code, message: sentence(error.message) }, focus);
+      } else if (error instanceof ApiError && error.code === 'email_taken') {
+        setError('email', { type: error.code, message: error.message }, focus);
+      } else setRefused(setError, error);
+    }
+  });
 
   return (
     <AuthLayout
@@ -127,42 +90,47 @@ export function SignUpPage() {
       intro="Start on the Free plan: generate API keys now, and upgrade to Pro when you are ready to use them."
       footer={
         <>
-          Already have an account? <Link to={routes.signIn}>Sign in</Link>
+          Already have an account? <Link to="/signin">Sign in</Link>
         </>
       }
     >
-      <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy}>
+      <form
+        onSubmit={submitOnce(submit, { submitting: isSubmitting })}
+        noValidate
+        aria-busy={isSubmitting}
+      >
         <NameField
           label="Organisation name"
-          name="organisation_name"
           autoComplete="organization"
-          value={organisationName}
-          onChange={setOrganisationName}
-          error={errors.organisation}
+          {...register('organisation_name')}
+          error={errors.organisation_name?.message}
         />
         <EmailField
-          ref={emailRef}
-          value={email}
-          onChange={setEmail}
-          error={errors.email ?? emailTaken}
+          {...register('email')}
+          error={
+            errors.email?.type === 'email_taken' ? (
+              <>
+                An account with this email already exists. <Link to="/signin">Sign in instead</Link>
+                .
+              </>
+            ) : (
+              errors.email?.message
+            )
+          }
         />
         <PasswordField
-          ref={passwordRef}
           autoComplete="new-password"
           hint={`At least ${MIN_PASSWORD} characters and hard to guess: a few uncommon words work well.`}
-          value={password}
-          onChange={setPassword}
-          error={errors.password ?? weakPassword}
+          {...register('password')}
+          error={errors.password?.message}
           minLength={MIN_PASSWORD}
           maxLength={200}
         />
-        {serverError !== null && !weakPassword && !emailTaken && (
-          <ErrorMessage error={serverError} />
-        )}
+        {errors.root?.server?.message && <ErrorMessage message={errors.root.server.message} />}
         <BusyButton
           type="submit"
           className="button button-primary button-block"
-          busy={busy}
+          busy={isSubmitting}
           busyLabel="Creating organisation…"
         >
           Create organisation
@@ -172,32 +140,37 @@ export function SignUpPage() {
   );
 }
 
+const SignInFormSchema = z.object({
+  email: z.string().trim().regex(EMAIL, 'Enter the email address you signed up with.'),
+  password: z.string().min(1, 'Enter your password.'),
+});
+
 export function SignInPage() {
   const { signIn } = useSession();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const { formRef, errors, serverError, busy, submit } = useAuthForm(
-    () => {
-      const found: Errors<'email' | 'password'> = {};
-      if (!EMAIL.test(email.trim())) found.email = 'Enter the email address you signed up with.';
-      if (!password) found.password = 'Enter your password.';
-      return found;
-    },
-    async () => {
-      try {
-        await signIn({ email: email.trim(), password });
-      } catch (error) {
-        // A refused password is not kept: type it again from an empty field.
-        if (error instanceof ApiError && error.status === 401) {
-          setPassword('');
-          passwordRef.current?.focus();
-        }
-        throw error;
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(SignInFormSchema),
+    defaultValues: { email: '', password: '' },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      await signIn(values);
+    } catch (error) {
+      // A refused password is not kept: type it again from an empty field.
+      if (error instanceof ApiError && error.status === 401) {
+        setValue('password', '');
+        setFocus('password');
       }
-      navigate(afterSignIn(), { replace: true });
-    },
-  );
+      setRefused(setError, error);
+    }
+  });
 
   return (
     <AuthLayout
@@ -205,24 +178,26 @@ export function SignInPage() {
       intro="Manage your organisation’s API keys and plan."
       footer={
         <>
-          New to Boxoffice? <Link to={routes.signUp}>Create an organisation</Link>
+          New to Boxoffice? <Link to="/signup">Create an organisation</Link>
         </>
       }
     >
-      <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy}>
-        <EmailField value={email} onChange={setEmail} error={errors.email} />
+      <form
+        onSubmit={submitOnce(submit, { submitting: isSubmitting })}
+        noValidate
+        aria-busy={isSubmitting}
+      >
+        <EmailField {...register('email')} error={errors.email?.message} />
         <PasswordField
-          ref={passwordRef}
           autoComplete="current-password"
-          value={password}
-          onChange={setPassword}
-          error={errors.password}
+          {...register('password')}
+          error={errors.password?.message}
         />
-        {serverError !== null && <ErrorMessage error={serverError} />}
+        {errors.root?.server?.message && <ErrorMessage message={errors.root.server.message} />}
         <BusyButton
           type="submit"
           className="button button-primary button-block"
-          busy={busy}
+          busy={isSubmitting}
           busyLabel="Signing in…"
         >
           Sign in

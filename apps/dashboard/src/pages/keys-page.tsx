@@ -1,5 +1,9 @@
-import type { ApiKey } from '@boxoffice/dashboard-contract';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ScopeSchema, type ApiKey } from '@boxoffice/dashboard-contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { api, unwrap } from '../api';
 import { BusyButton } from '../components/busy-button';
 import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
@@ -9,7 +13,8 @@ import { ErrorMessage, Loaded } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { NameField } from '../components/fields';
 import { SecretField } from '../components/secret-field';
-import { formatDateTime } from '../format';
+import { setRefused, submitOnce } from '../forms';
+import { formatCount, formatDateTime } from '../format';
 import { useMode } from '../mode';
 import { useSignedIn } from '../session';
 import { useAction } from '../use-action';
@@ -133,6 +138,14 @@ export function KeysPage() {
   );
 }
 
+const KeyFormSchema = z.object({
+  name: z.string().trim().min(1, 'Give the key a name, such as the app that will use it.'),
+  scopes: z.array(ScopeSchema).min(1, 'Choose at least one scope.'),
+});
+type KeyFormValues = z.input<typeof KeyFormSchema>;
+
+const NEW_KEY: KeyFormValues = { name: '', scopes: ['read'] };
+
 function GenerateKeyForm({
   limit,
   onCreated,
@@ -141,46 +154,26 @@ function GenerateKeyForm({
   limit: { active: number; max: number } | undefined;
   onCreated: (result: { key: ApiKey; secret: string }) => void;
 }) {
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>(['read']);
-  const [errors, setErrors] = useState<{ name?: string; scopes?: string }>({});
-  const nameRef = useRef<HTMLInputElement>(null);
-  const scopesRef = useRef<HTMLFieldSetElement>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(KeyFormSchema), defaultValues: NEW_KEY });
   const id = useId();
-
-  const toggle = (scope: Scope, checked: boolean) =>
-    setScopes((current) =>
-      checked
-        ? SCOPES.map((s) => s.scope).filter((s) => s === scope || current.includes(s))
-        : current.filter((s) => s !== scope),
-    );
 
   const full = limit !== undefined && limit.active >= limit.max;
 
-  const {
-    busy,
-    error: serverError,
-    setError: setServerError,
-    run: create,
-  } = useAction(async () => {
-    const { data } = unwrap(await api.createKey({ body: { name: name.trim(), scopes } }), 201);
-    setName('');
-    setScopes(['read']);
-    onCreated(data);
+  const submit = handleSubmit(async (body) => {
+    try {
+      const { data } = unwrap(await api.createKey({ body }), 201);
+      reset(NEW_KEY);
+      onCreated(data);
+    } catch (error) {
+      setRefused(setError, error);
+    }
   });
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy || full) return;
-    const found: typeof errors = {};
-    if (!name.trim()) found.name = 'Give the key a name, such as the app that will use it.';
-    if (scopes.length === 0) found.scopes = 'Choose at least one scope.';
-    setErrors(found);
-    setServerError(null);
-    if (found.name) return nameRef.current?.focus();
-    if (found.scopes) return scopesRef.current?.querySelector('input')?.focus();
-    await create();
-  };
 
   return (
     <section aria-labelledby={`${id}-title`} className="section card">
@@ -198,37 +191,36 @@ function GenerateKeyForm({
           </p>
         </div>
       )}
-      <form onSubmit={submit} noValidate aria-busy={busy}>
+      <form
+        onSubmit={submitOnce(submit, { submitting: isSubmitting, closed: full })}
+        noValidate
+        aria-busy={isSubmitting}
+      >
         <NameField
-          ref={nameRef}
           label="Key name"
           hint="Where it will be used, e.g. “Door app” or “Nightly sync”."
-          name="name"
-          value={name}
-          onChange={setName}
-          error={errors.name}
+          {...register('name')}
+          error={errors.name?.message}
         />
-        <CheckboxGroup ref={scopesRef} legend="Scopes" error={errors.scopes}>
+        <CheckboxGroup legend="Scopes" error={errors.scopes?.message}>
           {SCOPES.map(({ scope, label, help }) => (
             <Checkbox
               key={scope}
-              name="scopes"
+              {...register('scopes')}
               value={scope}
               label={<code>{label}</code>}
               hint={help}
-              checked={scopes.includes(scope)}
-              onChange={(checked) => toggle(scope, checked)}
               invalid={Boolean(errors.scopes)}
             />
           ))}
         </CheckboxGroup>
-        {serverError !== null && <ErrorMessage error={serverError} />}
+        {errors.root?.server?.message && <ErrorMessage message={errors.root.server.message} />}
         <BusyButton
           type="submit"
           className="button button-primary"
-          busy={busy}
+          busy={isSubmitting}
           busyLabel="Generating…"
-          aria-disabled={busy || full}
+          aria-disabled={isSubmitting || full}
           aria-describedby={full ? `${id}-full` : undefined}
         >
           Generate key
@@ -256,6 +248,7 @@ function KeysTable({
         'Scopes',
         'Created',
         'Last used',
+        'Requests (24 h)',
         'Status',
         { label: 'Actions', visuallyHidden: true },
       ]}
@@ -286,6 +279,19 @@ function KeysTable({
               <time dateTime={key.last_used_at}>{formatDateTime(key.last_used_at)}</time>
             ) : (
               <span className="muted">never</span>
+            )}
+          </td>
+          <td>
+            {key.requests_24h > 0 ? (
+              <Link
+                to="/logs"
+                search={{ key_id: key.id }}
+                aria-label={`${formatCount(key.requests_24h)} requests in the last 24 hours: the logs of ${key.name}`}
+              >
+                {formatCount(key.requests_24h)}
+              </Link>
+            ) : (
+              <span className="muted">0</span>
             )}
           </td>
           <td>

@@ -3,7 +3,10 @@ import {
   type WebhookEndpoint,
   type WebhookMessage,
 } from '@boxoffice/dashboard-contract';
-import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useCallback, useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
 import { api, unwrap } from '../api';
 import { BusyButton } from '../components/busy-button';
 import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
@@ -12,6 +15,7 @@ import { ConfirmDialog, Dialog } from '../components/dialog';
 import { ErrorMessage, Loaded } from '../components/feedback';
 import { SecretField } from '../components/secret-field';
 import { TextField } from '../components/text-field';
+import { setRefused, submitOnce } from '../forms';
 import { formatDateTime } from '../format';
 import { useMode } from '../mode';
 import { useAction } from '../use-action';
@@ -98,6 +102,29 @@ export function WebhooksPage() {
   );
 }
 
+const EndpointFormSchema = z
+  .object({
+    url: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/\S+$/, 'Enter the full URL, starting with https://'),
+    description: z.string().trim(),
+    all: z.boolean(),
+    types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  })
+  .superRefine(({ all, types }, context) => {
+    if (!all && types.length === 0) {
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['types'],
+        message: 'Choose at least one event type, or all of them.',
+      });
+    }
+  });
+type EndpointFormValues = z.input<typeof EndpointFormSchema>;
+
+const NEW_ENDPOINT: EndpointFormValues = { url: '', description: '', all: true, types: [] };
+
 /** Adds an endpoint, or edits one (`endpoint` given). */
 function EndpointForm({
   endpoint,
@@ -108,104 +135,91 @@ function EndpointForm({
   onSaved: (endpoint: WebhookEndpoint & { secret: string }) => void;
   onCancel?: () => void;
 }) {
-  const [url, setUrl] = useState(endpoint?.url ?? '');
-  const [description, setDescription] = useState(endpoint?.description ?? '');
-  const [all, setAll] = useState(!endpoint || endpoint.events.includes('*'));
-  const [types, setTypes] = useState<Subscription[]>(
-    endpoint && !endpoint.events.includes('*') ? endpoint.events : [],
-  );
-  const [errors, setErrors] = useState<{ url?: string; events?: string }>({});
-  const urlRef = useRef<HTMLInputElement>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(EndpointFormSchema),
+    defaultValues: endpoint
+      ? {
+          url: endpoint.url,
+          description: endpoint.description ?? '',
+          all: endpoint.events.includes('*'),
+          types: endpoint.events.filter((type) => type !== '*'),
+        }
+      : NEW_ENDPOINT,
+  });
+  // The types to choose from are shown only while "All events" is off.
+  const all = useWatch({ control, name: 'all' });
   const id = useId();
 
-  const { busy, error, setError, run } = useAction(async () => {
+  const submit = handleSubmit(async ({ url, description, all, types }) => {
     const body = {
-      url: url.trim(),
-      description: description.trim() || null,
+      url,
+      description: description || null,
       events: all ? (['*'] as Subscription[]) : types,
     };
-    if (endpoint) {
-      const { data } = unwrap(await api.updateWebhook({ params: { id: endpoint.id }, body }), 200);
-      onSaved({ ...data, secret: '' });
-    } else {
-      const { data } = unwrap(await api.createWebhook({ body }), 201);
-      setUrl('');
-      setDescription('');
-      setAll(true);
-      setTypes([]);
-      onSaved(data);
+    try {
+      if (endpoint) {
+        const { data } = unwrap(
+          await api.updateWebhook({ params: { id: endpoint.id }, body }),
+          200,
+        );
+        onSaved({ ...data, secret: '' });
+      } else {
+        const { data } = unwrap(await api.createWebhook({ body }), 201);
+        reset(NEW_ENDPOINT);
+        onSaved(data);
+      }
+    } catch (error) {
+      setRefused(setError, error);
     }
   });
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const found: typeof errors = {};
-    if (!/^https?:\/\/\S+$/.test(url.trim()))
-      found.url = 'Enter the full URL, starting with https://';
-    if (!all && types.length === 0)
-      found.events = 'Choose at least one event type, or all of them.';
-    setErrors(found);
-    setError(null);
-    if (found.url) return urlRef.current?.focus();
-    if (found.events) return;
-    await run();
-  };
 
   return (
     <section aria-labelledby={`${id}-title`} className={endpoint ? undefined : 'section card'}>
       {!endpoint && <h2 id={`${id}-title`}>Add an endpoint</h2>}
       <form
-        onSubmit={submit}
+        onSubmit={submitOnce(submit, { submitting: isSubmitting })}
         noValidate
-        aria-busy={busy}
+        aria-busy={isSubmitting}
         aria-label={endpoint ? 'Edit endpoint' : undefined}
       >
         <TextField
-          ref={urlRef}
           label="Endpoint URL"
           hint="Where to send the changes: an https URL of your server that accepts POST requests."
-          name="url"
           type="text"
           inputMode="url"
           autoComplete="off"
-          value={url}
-          onChange={setUrl}
-          error={errors.url}
+          {...register('url')}
+          error={errors.url?.message}
           maxLength={2048}
           required
         />
         <TextField
           label="Description (optional)"
-          name="description"
           autoComplete="off"
-          value={description}
-          onChange={setDescription}
+          {...register('description')}
           maxLength={500}
         />
-        <CheckboxGroup legend="Events to send" error={errors.events}>
-          <Checkbox
-            label="All events, including types added later"
-            checked={all}
-            onChange={setAll}
-          />
+        <CheckboxGroup legend="Events to send" error={errors.types?.message}>
+          <Checkbox label="All events, including types added later" {...register('all')} />
           {!all &&
             WEBHOOK_EVENT_TYPES.map((type) => (
               <Checkbox
                 key={type}
                 label={<code>{type}</code>}
-                checked={types.includes(type)}
-                onChange={(checked) =>
-                  setTypes((current) =>
-                    checked
-                      ? WEBHOOK_EVENT_TYPES.filter((t) => t === type || current.includes(t))
-                      : current.filter((t) => t !== type),
-                  )
-                }
-                invalid={Boolean(errors.events)}
+                {...register('types')}
+                value={type}
+                invalid={Boolean(errors.types)}
               />
             ))}
         </CheckboxGroup>
-        {error !== null && <ErrorMessage error={error} />}
+        {errors.root?.server?.message && <ErrorMessage message={errors.root.server.message} />}
         <div className="dialog-actions">
           {onCancel && (
             <button type="button" className="button button-secondary" onClick={onCancel}>
@@ -215,7 +229,7 @@ function EndpointForm({
           <BusyButton
             type="submit"
             className="button button-primary"
-            busy={busy}
+            busy={isSubmitting}
             busyLabel="Saving…"
           >
             {endpoint ? 'Save changes' : 'Add endpoint'}

@@ -27,6 +27,12 @@ import {
 import { reserveAttempts, type AttemptLimits } from '../attempt-limit';
 import { clientAddress } from '../client-address';
 import { resetTestEnvironment } from '../../modules/organisations/test-environment.service';
+import {
+  getRequestLog,
+  listRequestLogs,
+  requestsInLastDay,
+  requestUsage,
+} from '../../modules/request-logs/request-log.service';
 import { dashboardSessionOf, dashboardTenantOf } from '../locals';
 import type { UrlPolicy } from '../../modules/webhooks/url-guard';
 import { dashboardWebhookHandlers } from './dashboard-webhooks';
@@ -45,7 +51,7 @@ const toSessionView = ({ session, user, organisation }: ActiveSession): Session 
   csrf_token: session.csrfToken,
 });
 
-const toKeyView = (key: ApiKey, livemode: boolean) => ({
+const toKeyView = (key: ApiKey, livemode: boolean, requests: Map<string, number>) => ({
   id: key.id,
   name: key.name,
   hint: key.hint,
@@ -55,6 +61,7 @@ const toKeyView = (key: ApiKey, livemode: boolean) => ({
   last_used_at: isoOrNull(key.lastUsedAt),
   revoked_at: isoOrNull(key.revokedAt),
   livemode,
+  requests_24h: requests.get(key.id) ?? 0,
 });
 
 async function planState(em: EntityManager, organisation: Organisation): Promise<PlanState> {
@@ -139,11 +146,15 @@ export function dashboardRouter(deps: {
 
     listKeys: async ({ headers, res }) => {
       const { em, organisationId, livemode } = await dashboardTenantOf(res, headers);
-      const keys = await listKeys(em, organisationId);
+      const tenant = { em, organisationId, livemode };
+      const [keys, requests] = await Promise.all([
+        listKeys(em, organisationId),
+        requestsInLastDay(tenant),
+      ]);
       return {
         status: 200,
         body: {
-          data: keys.map((key) => toKeyView(key, livemode)),
+          data: keys.map((key) => toKeyView(key, livemode, requests)),
           max_active_keys: MAX_ACTIVE_KEYS,
         },
       };
@@ -157,13 +168,17 @@ export function dashboardRouter(deps: {
         name: body.name,
         scopes: body.scopes,
       });
-      return { status: 201, body: { data: { key: toKeyView(apiKey, livemode), secret: key } } };
+      return {
+        status: 201,
+        body: { data: { key: toKeyView(apiKey, livemode, new Map()), secret: key } },
+      };
     },
 
     revokeKey: async ({ params, headers, res }) => {
       const { em, organisationId, livemode } = await dashboardTenantOf(res, headers);
       const key = await revokeKey(em, params.id, organisationId);
-      return { status: 200, body: { data: toKeyView(key, livemode) } };
+      const requests = await requestsInLastDay({ em, organisationId, livemode });
+      return { status: 200, body: { data: toKeyView(key, livemode, requests) } };
     },
 
     resetTestEnvironment: async ({ res }) => {
@@ -180,6 +195,24 @@ export function dashboardRouter(deps: {
       const { em, organisation, user } = dashboardSessionOf(res);
       const updated = await setPlan(em, organisation.id, body.plan, user.id);
       return { status: 200, body: { data: await planState(em, updated) } };
+    },
+
+    listLogs: async ({ headers, query, res }) => {
+      const tenant = await dashboardTenantOf(res, headers);
+      return { status: 200, body: await listRequestLogs(tenant, query) };
+    },
+
+    getLog: async ({ headers, params, res }) => {
+      const tenant = await dashboardTenantOf(res, headers);
+      return { status: 200, body: { data: await getRequestLog(tenant, params.id) } };
+    },
+
+    getUsage: async ({ headers, query, res }) => {
+      const tenant = await dashboardTenantOf(res, headers);
+      return {
+        status: 200,
+        body: { data: await requestUsage(tenant, query.window, query.key_id ?? null) },
+      };
     },
 
     ...dashboardWebhookHandlers(deps.webhookUrls, limits),

@@ -325,3 +325,38 @@ export const recordQueuedAttempts = (on: Runner, attempts: Attempt[], cancelled:
 
 export const takeRequestedMessages = async (on: Runner) =>
   (await exec(on, TAKE_REQUESTED, undefined)).map((row) => row.id);
+
+/** Delivery attempts of one UTC day (`2026-12-08`), by outcome. */
+export interface AttemptDayRow {
+  day: string;
+  succeeded: number;
+  failed: number;
+}
+
+/**
+ * A message is attempted within 72 hours of its making (then given up), so its attempts since
+ * `since` are those of messages made at most this long before: the bound lets the statement read
+ * an organisation's messages by the endpoints' index. Resends of older messages are left out.
+ */
+const ATTEMPT_MARGIN = "interval '4 days'";
+
+const ATTEMPTS_PER_DAY = statement<AttemptDayRow, { organisationId: string; since: Date }>(
+  `select to_char(a.attempted_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+          (count(*) filter (where a.outcome = 'succeeded'))::int as succeeded,
+          (count(*) filter (where a.outcome = 'failed'))::int as failed
+     from webhook_endpoints e
+     join webhook_messages m
+       on m.endpoint_id = e.id and m.created_at >= $2::timestamptz - ${ATTEMPT_MARGIN}
+     join webhook_attempts a on a.message_id = m.id
+    where e.organisation_id = $1 and a.attempted_at >= $2
+    group by 1
+    order by 1`,
+  (v) => [v.organisationId, v.since],
+);
+
+/** The organisation's delivery attempts since `since`, per UTC day, oldest first. */
+export const attemptsPerDay = (
+  on: Runner,
+  organisationId: string,
+  since: Date,
+): Promise<AttemptDayRow[]> => exec(on, ATTEMPTS_PER_DAY, { organisationId, since });

@@ -115,3 +115,9 @@ export async function oldestUndeliveredAgeSeconds(em: EntityManager): Promise<nu
   ]);
   return Math.max(0, pending ?? 0, leased ?? 0);
 }
+
+/** The organisation's delivery attempts since `since`, per UTC day (`2026-12-08`), oldest first. */
+export const deliveryAttemptsPerDay = (
+  ctx: TenantContext,
+  since: Date,
+): Promise<messages.AttemptDayRow[]> => messages.attemptsPerDay(ctx.em, ctx.organisationId, since);

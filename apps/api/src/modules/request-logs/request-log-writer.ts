@@ -1,0 +1,125 @@
+import type { RequestLogRow } from './request-log.repository';
+
+/** What became of records: written, or dropped (the buffer was full, or their batch failed). */
+export type RecordOutcome = 'written' | 'dropped_buffer_full' | 'dropped_write_failed';
+
+export interface RequestLogWriterOptions {
+  /** Writes one batch (one statement). */
+  write: (rows: RequestLogRow[]) => Promise<void>;
+  /** Records waiting at most; past it new ones are dropped (counted). */
+  maxBuffered?: number;
+  /** Records per statement; a buffer this full is written at once, without waiting for the timer. */
+  batchSize?: number;
+  /** How often what is waiting is written. */
+  flushIntervalMs?: number;
+  /** Hears how many records met each outcome (the metrics count them). */
+  onOutcome?: (outcome: RecordOutcome, count: number) => void;
+  /** Hears why a batch could not be written. */
+  onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_MAX_BUFFERED = 10_000;
+const DEFAULT_BATCH_SIZE = 500;
+const DEFAULT_FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * The request log's way to the database, off the requests' path: a record is put in a buffer in
+ * memory (nothing else happens while the request is answered), and the buffer is written in
+ * batches, one multi-row INSERT each, every `flushIntervalMs` or as soon as a batch is full. One
+ * batch is written at a time. The log gives way before the requests do: a full buffer drops new
+ * records, and a batch the database refuses (or that times out) is dropped, each counted; neither
+ * is retried, so a database that is away costs the requests nothing and the memory stays bounded.
+ */
+export class RequestLogWriter {
+  readonly #write: RequestLogWriterOptions['write'];
+  readonly #maxBuffered: number;
+  readonly #batchSize: number;
+  readonly #intervalMs: number;
+  readonly #onOutcome: NonNullable<RequestLogWriterOptions['onOutcome']>;
+  readonly #onError: NonNullable<RequestLogWriterOptions['onError']>;
+  #buffer: RequestLogRow[] = [];
+  #flushing: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #soon: NodeJS.Immediate | undefined;
+  #stopped = false;
+
+  constructor(options: RequestLogWriterOptions) {
+    this.#write = options.write;
+    this.#maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
+    this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    this.#intervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
+    this.#onOutcome = options.onOutcome ?? (() => undefined);
+    this.#onError = options.onError ?? (() => undefined);
+  }
+
+  /** Records waiting to be written. */
+  get buffered(): number {
+    return this.#buffer.length;
+  }
+
+  /** Takes a record; never waits and never throws. */
+  record(row: RequestLogRow): void {
+    if (this.#stopped || this.#buffer.length >= this.#maxBuffered) {
+      this.#onOutcome('dropped_buffer_full', 1);
+      return;
+    }
+    this.#buffer.push(row);
+    if (this.#buffer.length >= this.#batchSize && !this.#flushing && !this.#soon) {
+      // Not in the caller's turn: the statement is built after the answer's own work.
+      this.#soon = setImmediate(() => {
+        this.#soon = undefined;
+        void this.flush();
+      });
+    }
+  }
+
+  /** Writes the records every `flushIntervalMs` until `stop`. */
+  start(): this {
+    this.#timer ??= setInterval(() => void this.flush(), this.#intervalMs);
+    this.#timer.unref();
+    return this;
+  }
+
+  /**
+   * Writes everything buffered now (and what comes meanwhile), batch after batch; resolves once
+   * the buffer is empty. While a flush runs, a call joins it.
+   */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#drain().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  /**
+   * Takes no more records and writes out those waiting, for at most `timeoutMs` (a database that
+   * does not answer must not hold a shutdown up); resolves true when all were written or dropped.
+   */
+  async stop(timeoutMs = 5000): Promise<boolean> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    if (this.#soon) clearImmediate(this.#soon);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.flush().then(() => true), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#buffer.length > 0) {
+      const batch = this.#buffer.splice(0, this.#batchSize);
+      try {
+        await this.#write(batch);
+        this.#onOutcome('written', batch.length);
+      } catch (error) {
+        this.#onOutcome('dropped_write_failed', batch.length);
+        this.#onError(error);
+      }
+    }
+  }
+}
