@@ -39,7 +39,9 @@ export function browserSuite(
     violations = await recordCspViolations(suite.context);
     await prepare?.(suite.context, suite.origin);
     suite.page = await suite.context.newPage();
-    suite.page.setDefaultTimeout(10_000);
+    // A step that first uses test mode waits while its sample data is made: seconds alone, more
+    // beside the API suite on a 2-core CI host.
+    suite.page.setDefaultTimeout(20_000);
   });
 
   afterEach(() => {
