@@ -39,9 +39,9 @@ export function browserSuite(
     violations = await recordCspViolations(suite.context);
     await prepare?.(suite.context, suite.origin);
     suite.page = await suite.context.newPage();
-    // A step that first uses test mode waits while its sample data is made: seconds alone, more
-    // beside the API suite on a 2-core CI host.
-    suite.page.setDefaultTimeout(20_000);
+    // A step that first uses test mode waits while its sample data is made: a few seconds alone,
+    // and up to the server's 30 s wait for it beside the API suite on a 2-core CI host.
+    suite.page.setDefaultTimeout(45_000);
   });
 
   afterEach(() => {
