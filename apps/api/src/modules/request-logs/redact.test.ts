@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { randomBase62 } from '../../core/ids';
+import { KEY_PREFIX } from '../api-keys/api-key.service';
 import { MAX_BODY_BYTES, redact, storedJson, storedText, truncate } from './redact';
 
-const KEY = 'bxo_live_4eC39HqLyjWDarjtT1zdp7dc9H2kQ0aB7xPz3mNv';
+// A key of the generated shape, made here: no key literal in the sources.
+const KEY = `${KEY_PREFIX}${randomBase62(40)}`;
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 describe('redact', () => {
