@@ -4,7 +4,10 @@ import { describe, expect, inject, it } from 'vitest';
 import { getTestOrm } from '../../test/setup';
 import { authenticateKey } from '../modules/api-keys/api-key.service';
 import { testOrganisationOf } from '../modules/organisations/test-environment.service';
-import { insertRequestLogs } from '../modules/request-logs/request-log.repository';
+import {
+  encodeRequestLog,
+  insertRequestLogs,
+} from '../modules/request-logs/request-log.repository';
 
 const API_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -296,16 +299,17 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     const org = await ok('org', 'create', '--name', 'CLI Logs', '--plan', 'pro');
     const test = await testOrganisationOf(orm.em.fork(), org.id);
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
-    const row = (organisationId: string, id: string, status: number, minutesAgo: number) => ({
-      ...SAMPLE_RECORD,
-      id,
-      request_id: id,
-      organisation_id: organisationId,
-      livemode: organisationId === org.id,
-      status,
-      created_at: at(minutesAgo),
-      error_body: status >= 400 ? '{"code":"boom"}' : null,
-    });
+    const row = (organisationId: string, id: string, status: number, minutesAgo: number) =>
+      encodeRequestLog({
+        ...SAMPLE_RECORD,
+        id,
+        request_id: id,
+        organisation_id: organisationId,
+        livemode: organisationId === org.id,
+        status,
+        created_at: at(minutesAgo),
+        error_body: status >= 400 ? '{"code":"boom"}' : null,
+      });
     await insertRequestLogs(orm.em, [
       row(org.id, 'req_cli_old500', 500, 120),
       row(org.id, 'req_cli_500', 500, 10),

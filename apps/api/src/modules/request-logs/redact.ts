@@ -34,8 +34,15 @@ const PATTERNS: [RegExp, string][] = [
   ],
 ];
 
+/**
+ * A word every pattern above needs: text without one has nothing to redact, which one scan tells
+ * (most paths and user agents), instead of one scan per pattern.
+ */
+const CANDIDATE = /bxo|whsec|bearer|authorization|password|secret|token|api_?key/i;
+
 /** `text` with every secret the patterns find replaced by `[redacted]`. */
 export function redact(text: string): string {
+  if (!CANDIDATE.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
   return out;

@@ -1,11 +1,15 @@
-import type { RequestLogRow } from './request-log.repository';
+import {
+  encodeRequestLog,
+  type EncodedRequestLog,
+  type RequestLogRow,
+} from './request-log.repository';
 
 /** What became of records: written, or dropped (the buffer was full, or their batch failed). */
 export type RecordOutcome = 'written' | 'dropped_buffer_full' | 'dropped_write_failed';
 
 export interface RequestLogWriterOptions {
   /** Writes one batch (one statement). */
-  write: (rows: RequestLogRow[]) => Promise<void>;
+  write: (records: EncodedRequestLog[]) => Promise<void>;
   /** Records waiting at most; past it new ones are dropped (counted). */
   maxBuffered?: number;
   /** Records per statement; a buffer this full is written at once, without waiting for the timer. */
@@ -37,7 +41,7 @@ export class RequestLogWriter {
   readonly #intervalMs: number;
   readonly #onOutcome: NonNullable<RequestLogWriterOptions['onOutcome']>;
   readonly #onError: NonNullable<RequestLogWriterOptions['onError']>;
-  #buffer: RequestLogRow[] = [];
+  #buffer: EncodedRequestLog[] = [];
   #flushing: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #soon: NodeJS.Immediate | undefined;
@@ -63,7 +67,7 @@ export class RequestLogWriter {
       this.#onOutcome('dropped_buffer_full', 1);
       return;
     }
-    this.#buffer.push(row);
+    this.#buffer.push(encodeRequestLog(row));
     if (this.#buffer.length >= this.#batchSize && !this.#flushing && !this.#soon) {
       // Not in the caller's turn: the statement is built after the answer's own work.
       this.#soon = setImmediate(() => {

@@ -53,6 +53,16 @@ const SUMMARY_COLUMNS = `id, created_at, livemode, api_key_id, key_hint, method,
   sdk_version`;
 
 /**
+ * A record as it waits to be written: its row as JSON text. The writer keeps records for up to a
+ * second, and one flat string per record is far less for the garbage collector to copy and mark
+ * than the row's object with its two dozen fields would be.
+ */
+export type EncodedRequestLog = string & { readonly __encoded: 'request_log' };
+
+export const encodeRequestLog = (row: RequestLogRow): EncodedRequestLog =>
+  JSON.stringify(row) as EncodedRequestLog;
+
+/**
  * A batch of records in one statement: the rows travel as one JSON array, which
  * `json_to_recordset` turns back into rows. A row for a day without its partition goes to the
  * default partition.
@@ -71,8 +81,11 @@ const INSERT = statement<never, { json: string }>(
 );
 
 /** Writes `rows` in one statement. */
-export async function insertRequestLogs(on: Runner, rows: RequestLogRow[]): Promise<void> {
-  await exec(on, INSERT, { json: JSON.stringify(rows) });
+export async function insertRequestLogs(
+  on: Runner,
+  records: readonly EncodedRequestLog[],
+): Promise<void> {
+  await exec(on, INSERT, { json: `[${records.join(',')}]` });
 }
 
 export type RequestLogSummaryRow = Omit<
