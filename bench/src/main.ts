@@ -293,14 +293,18 @@ class Workload {
     return first.key;
   }
 
-  /** A door of the first organisation's event: its key, the event, and `scans` of its codes. */
-  door(scans: number): { apiKey: string; eventId: string; codes: string[] } {
+  /**
+   * A door of the first organisation's event: its key, the event, and `scans` of its codes, from
+   * tickets no other case scans (the load's check-ins come after it and must find them valid).
+   */
+  async door(scans: number): Promise<{ apiKey: string; eventId: string; codes: string[] }> {
     const organisations = this.#authorization.length;
-    const tickets = Math.floor(this.#seeder.ticketCount / organisations);
-    const step = Math.max(1, Math.floor(tickets / scans));
-    const codes = Array.from({ length: Math.min(scans, tickets) }, (_, i) =>
-      ticketCode(i * step * organisations),
-    );
+    const start = Math.ceil(this.#nextTicket / organisations) * organisations;
+    this.#nextTicket = start + scans * organisations;
+    if (this.#nextTicket > this.#seeder.ticketCount) {
+      await this.#seeder.ensureTickets(this.#nextTicket + 1000);
+    }
+    const codes = Array.from({ length: scans }, (_, i) => ticketCode(start + i * organisations));
     return { apiKey: this.firstKey, eventId: ticketEventId(0), codes };
   }
 }
@@ -982,10 +986,11 @@ async function main(): Promise<void> {
     );
     log(`SDK: a door session scanning ${config.doorScans} codes`);
     const doorScans = await phase('sdk-door', () =>
-      sdkChild<DoorResult>('door', [], {
-        baseURL: `${both.ours.baseUrl}/api/v1`,
-        ...workload.door(config.doorScans),
-      }),
+      workload
+        .door(config.doorScans)
+        .then((door) =>
+          sdkChild<DoorResult>('door', [], { baseURL: `${both.ours.baseUrl}/api/v1`, ...door }),
+        ),
     );
     if (doorScans.pending > 0) failures.push(`the door kept ${doorScans.pending} scans unsent`);
     assertAlive(both.ours);
