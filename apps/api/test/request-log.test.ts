@@ -216,6 +216,31 @@ describe('a recorded request', () => {
     });
   });
 
+  it('looks up the keys of paths no route has at most 20 times a second, and counts the rest', async () => {
+    const tenant = await createTenant();
+    const before = await counted(metrics, 'boxoffice_request_log_unattributed_total');
+    const flood = 200;
+    const answers = await Promise.all(
+      Array.from({ length: flood }, (_, i) => send(tenant, 'GET', `/no-such-path/${i}`)),
+    );
+    expect(answers.every((answer) => answer.status === 404)).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await counted(metrics, 'boxoffice_request_log_unattributed_total')) -
+          before +
+          (await recordsOf(tenant.organisationId, 0)).length,
+      )
+      .toBe(flood);
+    const recorded = (await recordsOf(tenant.organisationId, 1)).length;
+    // Some seconds' allowance (shared with the other requests of those seconds): 200 requests
+    // answered in less than ten seconds keep fewer.
+    expect(recorded).toBeGreaterThan(0);
+    expect(recorded).toBeLessThan(flood);
+    // The next second brings a new allowance, for the tests that follow.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  });
+
   it('is not kept in any log when authentication fails; it is counted', async () => {
     const before = await counted(metrics, 'boxoffice_request_log_unattributed_total');
     const unknownKey = `bxo_live_${randomBytes(20).toString('hex')}`;

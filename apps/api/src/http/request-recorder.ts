@@ -17,6 +17,12 @@ export interface RequestRecorderOptions {
    * header: looked up after the answer, so that a typo in a path still shows in the log.
    */
   callerOf?: (authorization: string) => Promise<RequestCaller | undefined>;
+  /**
+   * The most `callerOf` lookups a second (default 20): anyone can send requests to paths no route
+   * has, and each lookup may be a database read that no rate limit counts. Past it, such requests
+   * are only counted, as if their key were unknown.
+   */
+  callerLookupsPerSecond?: number;
   /** Hears of each request recorded in no organisation's log (it failed authentication). */
   onUnattributed?: () => void;
 }
@@ -125,6 +131,18 @@ function recordOf(
 export function requestRecorder(options: RequestRecorderOptions): RequestHandler {
   const { routes, record, callerOf } = options;
   const unattributed = options.onUnattributed ?? (() => undefined);
+  const lookupsPerSecond = options.callerLookupsPerSecond ?? 20;
+  let lookupWindow = 0;
+  let lookups = 0;
+  /** Whether one more lookup fits in this second's allowance (and counts it). */
+  const mayLookUp = (): boolean => {
+    const window = Math.floor(performance.now() / 1000);
+    if (window !== lookupWindow) {
+      lookupWindow = window;
+      lookups = 0;
+    }
+    return lookups++ < lookupsPerSecond;
+  };
 
   function onClose(this: ServerResponse): void {
     const res = this as Response;
@@ -136,7 +154,7 @@ export function requestRecorder(options: RequestRecorderOptions): RequestHandler
         return;
       }
       const authorization = req.headers.authorization;
-      if (!callerOf || !authorization || routes.of(req, res) !== UNMATCHED_ROUTE) {
+      if (!callerOf || !authorization || routes.of(req, res) !== UNMATCHED_ROUTE || !mayLookUp()) {
         unattributed();
         return;
       }
