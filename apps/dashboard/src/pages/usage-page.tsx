@@ -12,7 +12,7 @@ import { api, unwrap } from '../api';
 import { Chart, type ChartSeries } from '../components/chart';
 import { DataTable } from '../components/data-table';
 import { Loaded } from '../components/feedback';
-import { SelectField } from '../components/select-field';
+import { KeyField } from '../components/select-field';
 import { formatCount, formatDateTime, formatDay, formatDuration } from '../format';
 import { useMode } from '../mode';
 import type { UsageSearch } from '../router';
@@ -98,14 +98,7 @@ function UsageChoice({ search, keys }: { search: UsageSearch; keys: ApiKey[] }) 
           ))}
         </div>
       </fieldset>
-      <SelectField label="Key" {...register('key_id')}>
-        <option value="">All keys</option>
-        {keys.map((key) => (
-          <option key={key.id} value={key.id}>
-            {key.name} ({key.hint})
-          </option>
-        ))}
-      </SelectField>
+      <KeyField keys={keys} none="All keys" {...register('key_id')} />
       <button type="submit" className="button button-primary">
         Show
       </button>
