@@ -8,7 +8,7 @@ import { api, unwrap } from '../api';
 import { Checkboxes, CheckboxGroup } from '../components/checkbox-group';
 import { CheckedForm } from '../components/checked-form';
 import { DataTable } from '../components/data-table';
-import { ConfirmDialog, Dialog } from '../components/dialog';
+import { ConfirmDialog, Dialog, DoneAction } from '../components/dialog';
 import { Loaded } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { NameField } from '../components/fields';
@@ -400,11 +400,7 @@ function SecretDialog({
           </div>
         </>
       ) : (
-        <div className="dialog-actions">
-          <button type="button" className="button button-secondary" onClick={requestClose}>
-            Done
-          </button>
-        </div>
+        <DoneAction onDone={requestClose} />
       )}
     </Dialog>
   );

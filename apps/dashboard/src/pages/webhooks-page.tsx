@@ -11,7 +11,7 @@ import { api, unwrap } from '../api';
 import { Checkbox, Checkboxes, CheckboxGroup } from '../components/checkbox-group';
 import { CheckedForm } from '../components/checked-form';
 import { DataTable } from '../components/data-table';
-import { ConfirmDialog, Dialog } from '../components/dialog';
+import { ConfirmDialog, Dialog, DoneAction } from '../components/dialog';
 import { ErrorMessage, Loaded } from '../components/feedback';
 import { SecretField } from '../components/secret-field';
 import { TextField } from '../components/text-field';
@@ -505,11 +505,7 @@ function SecretDialog({
         Verify each request with it: <code>client.webhooks.unwrap(body, headers, secret)</code> in
         the SDK, or any Standard Webhooks library. Keep it on your server only.
       </p>
-      <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={onClose}>
-          Done
-        </button>
-      </div>
+      <DoneAction onDone={onClose} />
     </Dialog>
   );
 }
