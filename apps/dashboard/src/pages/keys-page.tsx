@@ -157,6 +157,7 @@ function GenerateKeyForm({
   const form = useForm({ resolver: zodResolver(KeyFormSchema), defaultValues: NEW_KEY });
   const { register, formState } = form;
   const { errors, isSubmitting } = formState;
+  const field = fieldsOf(form);
   const id = useId();
 
   const full = limit !== undefined && limit.active >= limit.max;
@@ -199,7 +200,7 @@ function GenerateKeyForm({
         <NameField
           label="Key name"
           hint="Where it will be used, e.g. “Door app” or “Nightly sync”."
-          {...fieldsOf(form)('name')}
+          {...field('name')}
         />
         <CheckboxGroup legend="Scopes" error={errors.scopes?.message}>
           <Checkboxes

@@ -148,6 +148,7 @@ function EndpointForm({
   });
   const { register, formState } = form;
   const { errors } = formState;
+  const field = fieldsOf(form);
   // The types to choose from are shown only while "All events" is off.
   const all = useWatch({ control: form.control, name: 'all' });
   const id = useId();
@@ -196,7 +197,7 @@ function EndpointForm({
           type="text"
           inputMode="url"
           autoComplete="off"
-          {...fieldsOf(form)('url')}
+          {...field('url')}
           maxLength={2048}
           required
         />
