@@ -1702,34 +1702,22 @@ describe('hostile input', () => {
           row.sort_order === data.sort_order &&
           row.status === data.status &&
           iso(row.updated_at) === data.updated_at;
-        for (const success of created.events.filter((s) => !s.replayed)) {
-          if (!eventMatches(newRows.events.get(success.data.id), success.data)) {
-            fail(
-              `event row ${JSON.stringify(newRows.events.get(success.data.id))} differs from the answer`,
-              success.request,
-              {
+        const rowChecks = [
+          ['events', 'event', eventMatches],
+          ['ticket_tiers', 'tier', tierMatches],
+        ] as const;
+        for (const [table, noun, matches] of rowChecks) {
+          for (const success of created[table].filter((s) => !s.replayed)) {
+            const row = newRows[table].get(success.data.id);
+            if (!matches(row, success.data)) {
+              fail(`${noun} row ${JSON.stringify(row)} differs from the answer`, success.request, {
                 response: {
                   status: 201,
                   headers: {},
                   body: Buffer.from(JSON.stringify(success.data)),
                 },
-              },
-            );
-          }
-        }
-        for (const success of created.ticket_tiers.filter((s) => !s.replayed)) {
-          if (!tierMatches(newRows.ticket_tiers.get(success.data.id), success.data)) {
-            fail(
-              `tier row ${JSON.stringify(newRows.ticket_tiers.get(success.data.id))} differs from the answer`,
-              success.request,
-              {
-                response: {
-                  status: 201,
-                  headers: {},
-                  body: Buffer.from(JSON.stringify(success.data)),
-                },
-              },
-            );
+              });
+            }
           }
         }
         for (const success of created.checkins.filter((s) => !s.replayed)) {

@@ -13,6 +13,7 @@ import {
   useOfflineTestServer,
   useTestServer,
   type CallResult,
+  type TestTenant,
 } from './setup';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -74,14 +75,27 @@ describe('unknown routes', () => {
 });
 
 describe('request bodies', () => {
+  /** `rawBody` sent as a new event, with this Content-Type. */
+  const postRaw = (
+    tenant: TestTenant,
+    rawBody: string | Buffer,
+    contentType = 'application/json',
+  ) =>
+    call(server, 'POST', '/api/v1/events', {
+      key: tenant.key,
+      rawBody,
+      headers: { 'content-type': contentType },
+    });
+  /** The refused bodies stored nothing: the organisation has no events. */
+  const expectNoEvents = async (tenant: TestTenant) => {
+    const list = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
+    expect(list.body.total).toBe(0);
+  };
+
   it('answers malformed JSON with a JSON 400', async () => {
     const tenant = await createTenant();
     for (const rawBody of ['{"name": ', "{'name': 'x'}", 'not json', '{"a":1}}']) {
-      const result = await call(server, 'POST', '/api/v1/events', {
-        key: tenant.key,
-        rawBody,
-        headers: { 'content-type': 'application/json' },
-      });
+      const result = await postRaw(tenant, rawBody);
       expectJsonError(result, 400, 'request body is not valid JSON');
     }
   });
@@ -89,11 +103,7 @@ describe('request bodies', () => {
   it('answers a body that is JSON but not an object with a JSON 400', async () => {
     const tenant = await createTenant();
     for (const rawBody of ['[]', '"text"', '42', 'null']) {
-      const result = await call(server, 'POST', '/api/v1/events', {
-        key: tenant.key,
-        rawBody,
-        headers: { 'content-type': 'application/json' },
-      });
+      const result = await postRaw(tenant, rawBody);
       expectJsonError(result, 400);
     }
   });
@@ -150,23 +160,18 @@ describe('request bodies', () => {
         expectJsonError(result, 400, /Content-Type/);
       }
     }
-    const missing = await call(server, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      rawBody: JSON.stringify(eventBody),
-      headers: { 'content-type': '' },
-    });
+    const missing = await postRaw(tenant, JSON.stringify(eventBody), '');
     expectJsonError(missing, 400);
-    const list = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
-    expect(list.body.total).toBe(0);
+    await expectNoEvents(tenant);
   });
 
   it('accepts application/json with a charset', async () => {
     const tenant = await createTenant();
-    const result = await call(server, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      rawBody: JSON.stringify(eventBody),
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-    });
+    const result = await postRaw(
+      tenant,
+      JSON.stringify(eventBody),
+      'application/json; charset=utf-8',
+    );
     expect(result.status, JSON.stringify(result.body)).toBe(201);
   });
 
@@ -176,39 +181,29 @@ describe('request bodies', () => {
     // "XX" becomes 0xff 0xfe: never valid in UTF-8.
     const invalid = Buffer.from(json);
     invalid.set([0xff, 0xfe], json.indexOf('XX'));
-    const result = await call(server, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      rawBody: invalid,
-      headers: { 'content-type': 'application/json' },
-    });
+    const result = await postRaw(tenant, invalid);
     expectJsonError(result, 400, 'request body is not valid UTF-8');
     expect(result.body.code).toBe('invalid_encoding');
 
-    const latin1 = await call(server, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      rawBody: JSON.stringify(eventBody),
-      headers: { 'content-type': 'application/json; charset=iso-8859-1' },
-    });
+    const latin1 = await postRaw(
+      tenant,
+      JSON.stringify(eventBody),
+      'application/json; charset=iso-8859-1',
+    );
     expectJsonError(latin1, 400, 'request body must be UTF-8 encoded JSON');
     expect(latin1.body.code).toBe('unsupported_encoding');
-    const list = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
-    expect(list.body.total).toBe(0);
+    await expectNoEvents(tenant);
   });
 
   it('refuses a body that starts with a byte order mark as JSON that does not parse', async () => {
     const tenant = await createTenant();
-    const result = await call(server, 'POST', '/api/v1/events', {
-      key: tenant.key,
-      rawBody: Buffer.concat([
-        Buffer.from([0xef, 0xbb, 0xbf]),
-        Buffer.from(JSON.stringify(eventBody)),
-      ]),
-      headers: { 'content-type': 'application/json' },
-    });
+    const result = await postRaw(
+      tenant,
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(eventBody))]),
+    );
     expectJsonError(result, 400, 'request body is not valid JSON');
     expect(result.body.code).toBe('malformed_json');
-    const list = await call(server, 'GET', '/api/v1/events', { key: tenant.key });
-    expect(list.body.total).toBe(0);
+    await expectNoEvents(tenant);
   });
 
   it('answers a body over 100 kB with a JSON 413', async () => {
