@@ -207,6 +207,7 @@ export function createApp(deps: AppDeps): express.Express {
       cookies: sessionCookies(deps.secureCookies ?? false),
       attemptLimits,
       webhookUrls,
+      exportQueue: deps.exportQueue,
     }),
     dashboardApi,
     {

@@ -20,6 +20,8 @@ export * from './checkins';
 export * from './payouts';
 export * from './webhook-endpoints';
 export * from './exports';
+// The shapes every resource schema is made of, so that packages built on the schemas can name them.
+export type { Mode as ResourceModeShape, Stamps as ResourceStampsShape } from './resource-schema';
 export * from './test-helpers';
 
 const c = initContract();

@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { initServer } from '@ts-rest/express';
 import { contract, EXPORT_CONTENT_TYPES } from '@boxoffice/contract';
 import type { Request, Response } from 'express';
+import type { TenantContext } from '../../core/context';
 import { AppError } from '../../core/errors';
 import {
   createExport,
@@ -97,8 +98,7 @@ async function* fileBytes(
  * of it. Each encoding has its own strong ETag (a range counts the bytes of the encoding sent), so
  * `If-Range` resumes a download only on the bytes it began with.
  */
-async function sendFile(req: Request, res: Response, id: string) {
-  const ctx = tenantOf(res);
+export async function sendExportFile(ctx: TenantContext, req: Request, res: Response, id: string) {
   const file = await openExportFile(ctx, id);
   const gzip = acceptsGzip(req.get('accept-encoding'));
   const size = gzip ? file.gzipSize : file.size;
@@ -134,6 +134,12 @@ async function sendFile(req: Request, res: Response, id: string) {
   return { status: range ? (206 as const) : (200 as const), body: body as unknown as string };
 }
 
+/** The answer of a server that was given no export queue: it takes no exports. */
+export const exportsUnavailable = () =>
+  new AppError(503, 'service_unavailable', 'Exports are not available on this server', {
+    'Retry-After': '60',
+  });
+
 /** Exports: made in the background by `queue`'s jobs; absent, this server makes none. */
 export const exportsRouter = (queue: ExportQueue | undefined) =>
   s.router(contract.exports, {
@@ -145,20 +151,11 @@ export const exportsRouter = (queue: ExportQueue | undefined) =>
     }),
     create: ({ body, res }) =>
       write(res, async (tx) => {
-        if (!queue) {
-          throw new AppError(
-            503,
-            'service_unavailable',
-            'Exports are not available on this server',
-            {
-              'Retry-After': '60',
-            },
-          );
-        }
+        if (!queue) throw exportsUnavailable();
         return {
           status: 202 as const,
           body: { data: toExportResource(await createExport(tx, body, queue), tx.livemode) },
         };
       }),
-    file: ({ params, req, res }) => sendFile(req, res, params.id),
+    file: ({ params, req, res }) => sendExportFile(tenantOf(res), req, res, params.id),
   });

@@ -109,6 +109,14 @@ export function listExports(ctx: TenantContext, query: ExportFilters): Promise<P
   return findPage(ctx.em, Export, where, query, listOrder({}));
 }
 
+/** The tenant's latest `limit` exports, newest first (the dashboard's list). */
+export const latestExports = (ctx: TenantContext, limit: number): Promise<Export[]> =>
+  ctx.em.find(
+    Export,
+    { organisationId: ctx.organisationId },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit },
+  );
+
 export const getExport = (ctx: TenantContext, id: string): Promise<Export> =>
   getOwned(ctx, Export, 'export', 'export', id);
 
