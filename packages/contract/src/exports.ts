@@ -125,14 +125,23 @@ const exportRequest = <R extends ExportResource, F extends z.AnyZodObject>(
     })
     .strict();
 
+/** The body of an export of each resource: `resource` names it, `filters` are its list's. */
+export const EventExportCreateSchema = exportRequest('events', EventExportFiltersSchema);
+export const TierExportCreateSchema = exportRequest('tiers', TierExportFiltersSchema);
+export const OrderExportCreateSchema = exportRequest('orders', OrderExportFiltersSchema);
+export const TicketExportCreateSchema = exportRequest('tickets', TicketExportFiltersSchema);
+export const AttendeeExportCreateSchema = exportRequest('attendees', AttendeeExportFiltersSchema);
+export const CheckinExportCreateSchema = exportRequest('checkins', CheckinExportFiltersSchema);
+export const PayoutExportCreateSchema = exportRequest('payouts', PayoutExportFiltersSchema);
+
 export const ExportCreateSchema = z.discriminatedUnion('resource', [
-  exportRequest('events', EventExportFiltersSchema),
-  exportRequest('tiers', TierExportFiltersSchema),
-  exportRequest('orders', OrderExportFiltersSchema),
-  exportRequest('tickets', TicketExportFiltersSchema),
-  exportRequest('attendees', AttendeeExportFiltersSchema),
-  exportRequest('checkins', CheckinExportFiltersSchema),
-  exportRequest('payouts', PayoutExportFiltersSchema),
+  EventExportCreateSchema,
+  TierExportCreateSchema,
+  OrderExportCreateSchema,
+  TicketExportCreateSchema,
+  AttendeeExportCreateSchema,
+  CheckinExportCreateSchema,
+  PayoutExportCreateSchema,
 ]);
 /** What `POST /exports` takes; `resource` decides which filters `filters` may hold. */
 export type ExportCreate = z.input<typeof ExportCreateSchema>;

@@ -508,6 +508,27 @@ function exportFileResponse(status: number, headers: Json, example: unknown): Js
   };
 }
 
+/**
+ * A `discriminator` (a zod discriminated union: an export's body, by `resource`) gets its
+ * `mapping`, value → variant: without one, generators take each variant's schema name for its
+ * value (`TicketExportCreate` instead of `tickets`).
+ */
+function mapDiscriminators(schemas: Json): void {
+  for (const schema of Object.values(schemas) as Json[]) {
+    const discriminator = schema.discriminator as { propertyName: string } | undefined;
+    if (!discriminator) continue;
+    const mapping: Record<string, string> = {};
+    for (const variant of schema.oneOf as { $ref?: string }[]) {
+      const ref = required(variant.$ref, 'a discriminated variant is a named schema');
+      const named = schemas[ref.split('/').at(-1) ?? ''] as Json;
+      const property = (named.properties as Record<string, Json>)[discriminator.propertyName];
+      const value = property?.const ?? (property?.enum as unknown[] | undefined)?.[0];
+      mapping[String(value)] = ref;
+    }
+    schema.discriminator = { ...discriminator, mapping };
+  }
+}
+
 /** Statuses whose codes are the same on every operation: one shared response each. */
 const SHARED_NAMES: Readonly<Record<number, string>> = {
   401: 'Unauthorized',
@@ -617,6 +638,8 @@ export async function buildOpenApiDocument(version: string): Promise<Json> {
     if (docs) describeFields(schema, docs);
     componentSchemas[component.name] = schema;
   }
+
+  mapDiscriminators(componentSchemas);
 
   const document: Json = {
     ...generated,
