@@ -65,6 +65,12 @@ describe('the dashboard’s exports', () => {
     const other = await owner.request('GET', `/exports/${testExport.id}/file`, undefined, LIVE);
     expect(other.status).toBe(404);
 
+    // A reset of the test data takes its exports with it, and leaves the live ones.
+    const reset = await owner.request('POST', '/test-environment/reset', undefined);
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    expect((await owner.request('GET', '/exports', undefined, TEST)).body.data).toEqual([]);
+    expect((await owner.request('GET', '/exports', undefined, LIVE)).body.data).toHaveLength(1);
+
     // The request is refused as the public API refuses it.
     const refused = await owner.request('POST', '/exports', { resource: 'refunds' }, LIVE);
     expect(refused.status).toBe(400);

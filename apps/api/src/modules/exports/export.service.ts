@@ -10,7 +10,7 @@ import type { TenantContext } from '../../core/context';
 import { AppError, conflict } from '../../core/errors';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { inTransaction, transactionClient } from '../../db/driver';
-import { getOwned } from '../../db/owned';
+import { deleteAllOwned, getOwned } from '../../db/owned';
 import { findPage, listOrder, type Page, type PageRequest } from '../../db/pages';
 import { Export } from './export.entity';
 import {
@@ -108,6 +108,10 @@ export function listExports(ctx: TenantContext, query: ExportFilters): Promise<P
   if (query.resource) where.resource = { $in: query.resource };
   return findPage(ctx.em, Export, where, query, listOrder({}));
 }
+
+/** Deletes every export of the tenant's, with its file (a test environment's reset); how many. */
+export const deleteAllExports = (ctx: TenantContext): Promise<number> =>
+  deleteAllOwned(ctx, Export);
 
 /** The tenant's latest `limit` exports, newest first (the dashboard's list). */
 export const latestExports = (ctx: TenantContext, limit: number): Promise<Export[]> =>
