@@ -110,7 +110,7 @@ async function serve(
       : undefined;
   const webhookUrls = webhookUrlPolicy(config);
   // Exports: every process adds their jobs to the queue and serves their files; each makes
-  // EXPORT_CONCURRENCY of them at once.
+  // EXPORT_CONCURRENCY of them at once (the queue starts below).
   const exportJobs = new ExportJobs({
     databaseUrl,
     logger,
@@ -118,9 +118,6 @@ async function serve(
     retentionMs: config.EXPORT_RETENTION_HOURS * 3600_000,
     concurrency: config.EXPORT_CONCURRENCY,
   });
-  const exportsStarted = exportJobs
-    .start()
-    .catch((error: unknown) => logger.error({ err: error }, 'export queue failed to start'));
   const dashboardDir = config.DASHBOARD_DIR ?? defaultDashboardDir();
   const app = createApp({
     orm,
@@ -239,6 +236,11 @@ async function serve(
   // the endpoints at once, and an idle server asks the database for others' changes every 2 s
   // rather than four times a second. A worker alone (WEBHOOK_WORKER=only) polls.
   if (webhooks && serveApi) webhooks.followCommits(orm.em);
+  // Started once the server listens (a start that fails to listen stops at once); until then an
+  // export request is a 503.
+  const exportsStarted = exportJobs
+    .start()
+    .catch((error: unknown) => logger.error({ err: error }, 'export queue failed to start'));
   const webhooksStarted = webhooks
     ?.start()
     .catch((error: unknown) => logger.error({ err: error }, 'webhook worker failed to start'));
