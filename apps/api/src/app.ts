@@ -27,6 +27,7 @@ import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
 import { dashboardRouter } from './http/routers/dashboard.router';
 import { publicRouter } from './http/routers/public.router';
+import type { ExportQueue } from './modules/exports/export.service';
 import type { RequestLogWriter } from './modules/request-logs/request-log-writer';
 import type { UrlPolicy } from './modules/webhooks/url-guard';
 
@@ -57,6 +58,8 @@ export interface AppDeps {
   isStopping?: () => boolean;
   /** Which webhook URLs are accepted; https to public addresses only by default. */
   webhookUrls?: UrlPolicy;
+  /** Where exports are handed to be made (the export job queue); without, `POST /exports` is a 503. */
+  exportQueue?: ExportQueue;
   /** Where `/api/v1` requests are recorded (the request log's writer); not recorded without. */
   requestLog?: Pick<RequestLogWriter, 'record'>;
 }
@@ -171,17 +174,22 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
   api.use(ownPathMethods);
-  createExpressEndpoints(contract, publicRouter(metrics.scanned, webhookUrls), api, {
-    logInitialization: false,
-    jsonQuery: false,
-    responseValidation: false,
-    globalMiddleware: [
-      apiAccess(rateLimits, attemptLimits.apiAuthFailures, metrics.rateLimited),
-      jsonBody(deps.bodyLimitBytes),
-      idempotencyKey,
-    ],
-    requestValidationErrorHandler: (error, _req, _res, next) => next(error),
-  });
+  createExpressEndpoints(
+    contract,
+    publicRouter(metrics.scanned, webhookUrls, deps.exportQueue),
+    api,
+    {
+      logInitialization: false,
+      jsonQuery: false,
+      responseValidation: false,
+      globalMiddleware: [
+        apiAccess(rateLimits, attemptLimits.apiAuthFailures, metrics.rateLimited),
+        jsonBody(deps.bodyLimitBytes),
+        idempotencyKey,
+      ],
+      requestValidationErrorHandler: (error, _req, _res, next) => next(error),
+    },
+  );
   // Unmatched requests end inside this router: falling out of it, an OPTIONS request for a known
   // path would get the router's automatic plain-text answer instead of the JSON 404.
   api.use(notFoundHandler);
@@ -199,6 +207,7 @@ export function createApp(deps: AppDeps): express.Express {
       cookies: sessionCookies(deps.secureCookies ?? false),
       attemptLimits,
       webhookUrls,
+      exportQueue: deps.exportQueue,
     }),
     dashboardApi,
     {

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { attendeesContract } from './attendees';
 import { checkinsContract } from './checkins';
 import { eventsContract } from './events';
+import { exportsContract } from './exports';
 import { ordersContract } from './orders';
 import { payoutsContract } from './payouts';
 import { testHelpersContract } from './test-helpers';
@@ -18,6 +19,9 @@ export * from './attendees';
 export * from './checkins';
 export * from './payouts';
 export * from './webhook-endpoints';
+export * from './exports';
+// The shapes every resource schema is made of, so that packages built on the schemas can name them.
+export type { Mode as ResourceModeShape, Stamps as ResourceStampsShape } from './resource-schema';
 export * from './test-helpers';
 
 const c = initContract();
@@ -32,6 +36,7 @@ export const contract = c.router({
   checkins: checkinsContract,
   payouts: payoutsContract,
   webhookEndpoints: webhookEndpointsContract,
+  exports: exportsContract,
   testHelpers: testHelpersContract,
 });
 export type Contract = typeof contract;

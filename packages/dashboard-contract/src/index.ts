@@ -9,11 +9,13 @@ import {
 import { z } from 'zod';
 import { ModeHeadersSchema } from './mode';
 import { logRoutes } from './logs';
+import { exportRoutes } from './exports';
 import { webhookRoutes } from './webhooks';
 
 export * from './logs';
 export * from './mode';
 export * from './webhooks';
+export * from './exports';
 
 /**
  * The dashboard's own API, mounted at `/dashboard/api`. It is not part of the public API: it is
@@ -210,6 +212,7 @@ export const dashboardContract = c.router(
       summary: 'Upgrade or downgrade, effective immediately',
     },
     ...webhookRoutes,
+    ...exportRoutes,
     ...logRoutes,
   },
   { commonResponses: errors, strictStatusCodes: true },

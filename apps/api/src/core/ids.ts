@@ -35,6 +35,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'we',
   webhookMessage: 'msg',
   request: 'req',
+  export: 'exp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

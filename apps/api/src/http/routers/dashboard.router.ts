@@ -35,6 +35,8 @@ import {
 } from '../../modules/request-logs/request-log.service';
 import { dashboardSessionOf, dashboardTenantOf } from '../locals';
 import type { UrlPolicy } from '../../modules/webhooks/url-guard';
+import type { ExportQueue } from '../../modules/exports/export.service';
+import { dashboardExportHandlers } from './dashboard-exports';
 import { dashboardWebhookHandlers } from './dashboard-webhooks';
 import { sessionToken, type SessionCookies } from '../session';
 
@@ -87,6 +89,7 @@ export function dashboardRouter(deps: {
   cookies: SessionCookies;
   attemptLimits: AttemptLimits;
   webhookUrls: UrlPolicy;
+  exportQueue?: ExportQueue | undefined;
 }) {
   const limits = deps.attemptLimits;
   return s.router(dashboardContract, {
@@ -216,5 +219,6 @@ export function dashboardRouter(deps: {
     },
 
     ...dashboardWebhookHandlers(deps.webhookUrls, limits),
+    ...dashboardExportHandlers(deps.exportQueue),
   });
 }

@@ -9,6 +9,7 @@ import { deleteAllChanges } from '../changes/change.service';
 import { deleteAllCheckins } from '../checkins/checkin.service';
 import { seedDemoData, type SeedCounts } from '../demo/demo.service';
 import { deleteAllEvents } from '../events/event.service';
+import { deleteAllExports } from '../exports/export.service';
 import { forgetAnswers } from '../idempotency/idempotency.service';
 import { deleteAllOrders } from '../orders/order.service';
 import { deleteAllPayouts } from '../payouts/payout.service';
@@ -105,6 +106,7 @@ async function makeSampleData(em: EntityManager, twinId: string): Promise<SeedCo
       await deleteAllEvents(ctx);
       await deleteAllChanges(ctx);
       await deleteAllWebhookMessages(ctx);
+      await deleteAllExports(ctx);
       const keys = await listKeys(tx, twinId);
       await forgetAnswers(
         tx,

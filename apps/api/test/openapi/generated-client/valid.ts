@@ -98,4 +98,13 @@ export async function everyOperation(): Promise<void> {
   await client.POST('/test_helpers/payouts/{id}/advance', { ...id, body: { fail: true } });
   const reset = await client.POST('/test_helpers/reset', {});
   console.log(reset.data?.data.events);
+  const made = await client.POST('/exports', {
+    body: { resource: 'tickets', filters: { status: ['valid'] }, format: 'csv' },
+    params: { header: idempotent },
+  });
+  const status: string | undefined = made.data?.data.status;
+  console.log(status);
+  await client.GET('/exports', { params: { query: { status: ['ready'] } } });
+  await client.GET('/exports/{id}', id);
+  await client.GET('/exports/{id}/file', { ...id, parseAs: 'text' });
 }

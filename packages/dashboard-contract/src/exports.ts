@@ -1,0 +1,51 @@
+import { initContract } from '@ts-rest/core';
+import { ErrorSchema, ExportCreateSchema, ExportSchema, TextSchema } from '@boxoffice/contract';
+import { z } from 'zod';
+import { ModeHeadersSchema } from './mode';
+
+export type { Export } from '@boxoffice/contract';
+export { EXPORT_FORMATS, EXPORT_RESOURCES } from '@boxoffice/contract';
+
+const c = initContract();
+
+/** The most recent exports the dashboard lists. */
+export const DASHBOARD_EXPORTS = 50;
+
+const file = c.otherResponse({ contentType: 'application/x-ndjson', body: c.type<string>() });
+
+/**
+ * Data → Exports: the organisation's exports in the mode of the request (`X-Boxoffice-Mode`),
+ * asked for and downloaded as with the public API (the same limits, the same files).
+ */
+export const exportRoutes = {
+  listExports: {
+    method: 'GET',
+    path: '/exports',
+    headers: ModeHeadersSchema,
+    responses: { 200: z.object({ data: z.array(ExportSchema) }) },
+    summary: `The organisation’s latest ${DASHBOARD_EXPORTS} exports, newest first`,
+  },
+  createExport: {
+    method: 'POST',
+    path: '/exports',
+    headers: ModeHeadersSchema,
+    body: ExportCreateSchema,
+    responses: { 202: z.object({ data: ExportSchema }), 409: ErrorSchema },
+    summary: 'Export a list (at most 3 pending or running at once: 409 `too_many_exports`)',
+  },
+  downloadExport: {
+    method: 'GET',
+    path: '/exports/:id/file',
+    headers: ModeHeadersSchema,
+    pathParams: z.object({ id: TextSchema }),
+    responses: {
+      200: file,
+      206: file,
+      404: ErrorSchema,
+      409: ErrorSchema,
+      410: ErrorSchema,
+      416: ErrorSchema,
+    },
+    summary: "An export's file, as `GET /api/v1/exports/{id}/file` sends it",
+  },
+} as const;
