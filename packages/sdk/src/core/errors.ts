@@ -332,6 +332,15 @@ export class ExportFailedError extends ExportError {
 /** The export's file was removed after its retention (24 hours): create a new export. */
 export class ExportExpiredError extends ExportError {
   override name = 'ExportExpiredError';
+
+  constructor(exportId: string, exported?: Export, options?: { cause?: unknown }) {
+    super(
+      exportId,
+      `The export ${exportId}'s file was removed after its retention: create a new export.`,
+      exported,
+      options,
+    );
+  }
 }
 
 /** `waitUntilReady` gave up after its `timeoutMs`; the export goes on, and can be waited for again. */

@@ -151,11 +151,7 @@ export class Exports extends Resource<Export, ExportListParams> {
       if (current.status === 'ready') return current;
       if (current.status === 'failed') throw new ExportFailedError(current);
       if (current.status === 'expired') {
-        throw new ExportExpiredError(
-          id,
-          `The export ${id}'s file was removed after its retention: create a new export.`,
-          current,
-        );
+        throw new ExportExpiredError(id, current);
       }
       const now = clock.now();
       if (now >= deadline) {
@@ -239,13 +235,7 @@ export class Exports extends Resource<Export, ExportListParams> {
         if (from > 0 && response.status === 206) {
           const start = /^bytes (\d+)-/.exec(response.headers.get('content-range') ?? '')?.[1];
           if (Number(start) !== from || !identityEncoded(response)) {
-            throw new UnexpectedResponseError({
-              status: 206,
-              headers: response.headers,
-              body: '',
-              url: response.url,
-              problem: `a range other than the one asked for (bytes=${from}-, identity)`,
-            });
+            throw unexpected(response, `not the range asked for (bytes=${from}-, unencoded)`);
           }
         } else if (from > 0) {
           // The whole file again (the validator did not match): its first rows were read already.
@@ -273,13 +263,7 @@ export class Exports extends Resource<Export, ExportListParams> {
           continue;
         }
         if (error instanceof LeftEncoded) {
-          throw new UnexpectedResponseError({
-            status: response.status,
-            headers: response.headers,
-            body: '',
-            url: response.url,
-            problem: 'gzip-encoded though asked for without encoding',
-          });
+          throw unexpected(response, 'gzip-encoded though asked for unencoded');
         }
         if (!(error instanceof APIConnectionError) || resumes >= maxResumes) throw error;
         lines.dropPartial();
@@ -401,14 +385,19 @@ export class Exports extends Resource<Export, ExportListParams> {
   /** A 410 as the `ExportExpiredError` it is; any other error as it was. */
   private expiredOr(id: string, error: unknown): unknown {
     if (!(error instanceof APIError) || error.status !== 410) return error;
-    return new ExportExpiredError(
-      id,
-      `The export ${id}'s file was removed after its retention: create a new export.`,
-      undefined,
-      { cause: error },
-    );
+    return new ExportExpiredError(id, undefined, { cause: error });
   }
 }
+
+/** A file answer that is not what was asked for. */
+const unexpected = (response: Response, problem: string) =>
+  new UnexpectedResponseError({
+    status: response.status,
+    headers: response.headers,
+    body: '',
+    url: response.url,
+    problem,
+  });
 
 /** The full size a 416's `Content-Range: bytes *\/<size>` gives. */
 function contentRangeSize(headers: Headers | undefined): number | undefined {
