@@ -27,6 +27,7 @@ import { apiSecurityHeaders, securityHeaders } from './http/security-headers';
 import { dashboardSession, sessionCookies } from './http/session';
 import { dashboardRouter } from './http/routers/dashboard.router';
 import { publicRouter } from './http/routers/public.router';
+import type { ExportQueue } from './modules/exports/export.service';
 import type { RequestLogWriter } from './modules/request-logs/request-log-writer';
 import type { UrlPolicy } from './modules/webhooks/url-guard';
 
@@ -57,6 +58,8 @@ export interface AppDeps {
   isStopping?: () => boolean;
   /** Which webhook URLs are accepted; https to public addresses only by default. */
   webhookUrls?: UrlPolicy;
+  /** Where exports are handed to be made (the export job queue); without, `POST /exports` is a 503. */
+  exportQueue?: ExportQueue;
   /** Where `/api/v1` requests are recorded (the request log's writer); not recorded without. */
   requestLog?: Pick<RequestLogWriter, 'record'>;
 }
@@ -171,7 +174,7 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
   api.use(ownPathMethods);
-  createExpressEndpoints(contract, publicRouter(metrics.scanned, webhookUrls), api, {
+  createExpressEndpoints(contract, publicRouter(metrics.scanned, webhookUrls, deps.exportQueue), api, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,

@@ -174,6 +174,13 @@ export const ConfigSchema = z.object({
    * ones are dropped (and counted in `boxoffice_request_log_records_total`).
    */
   REQUEST_LOG_BUFFER_RECORDS: integer(10_000, 100),
+  /** How many hours an export's file is kept once made; then the file is removed (`expired`). */
+  EXPORT_RETENTION_HOURS: integer(24, 1),
+  /**
+   * Exports this process makes at once, from the queue every replica shares; 0: it makes none
+   * (it still takes requests for them, and serves their files).
+   */
+  EXPORT_CONCURRENCY: integer(1, 0),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -22,6 +22,8 @@ import { closeLogger, createLogger } from './http/logger';
 import { createMetrics, metricsListener } from './http/metrics';
 import { createRateLimits } from './http/rate-limit';
 import { purgeChanges } from './modules/changes/change.service';
+import { ExportJobs, STALLED_AFTER_MS } from './modules/exports/export-jobs';
+import { sweepExports } from './modules/exports/export.service';
 import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.service';
 import { RequestLogWriter } from './modules/request-logs/request-log-writer';
 import { insertRequestLogs } from './modules/request-logs/request-log.repository';
@@ -107,6 +109,18 @@ async function serve(
         }).start()
       : undefined;
   const webhookUrls = webhookUrlPolicy(config);
+  // Exports: every process adds their jobs to the queue and serves their files; each makes
+  // EXPORT_CONCURRENCY of them at once.
+  const exportJobs = new ExportJobs({
+    databaseUrl,
+    logger,
+    em: orm.em,
+    retentionMs: config.EXPORT_RETENTION_HOURS * 3600_000,
+    concurrency: config.EXPORT_CONCURRENCY,
+  });
+  const exportsStarted = exportJobs
+    .start()
+    .catch((error: unknown) => logger.error({ err: error }, 'export queue failed to start'));
   const dashboardDir = config.DASHBOARD_DIR ?? defaultDashboardDir();
   const app = createApp({
     orm,
@@ -134,6 +148,7 @@ async function serve(
     isStopping: () => http.draining,
     webhookUrls,
     requestLog,
+    exportQueue: exportJobs,
   });
   // Express's reading of TRUST_PROXY: the peers whose connections carry other clients' requests.
   const trustsProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
@@ -235,6 +250,7 @@ async function serve(
     purgeExpiredIdempotencyKeys(orm.em.fork()).catch(() => undefined);
     purgeChanges(orm.em.fork()).catch(() => undefined);
     purgeWebhookMessages(orm.em.fork()).catch(() => undefined);
+    sweepExports(orm.em, { stalledAfterMs: STALLED_AFTER_MS }).catch(() => undefined);
   }, 10 * 60_000);
   purge.unref();
 
@@ -270,6 +286,7 @@ async function serve(
       serveApi && http.drain(config.SHUTDOWN_GRACE_MS),
       metricsServer && close(metricsServer),
       webhooksStarted?.then(() => webhooks?.stop(config.SHUTDOWN_GRACE_MS)).catch(() => undefined),
+      exportsStarted.then(() => exportJobs.stop(config.SHUTDOWN_GRACE_MS)).catch(() => undefined),
     ]);
     await sealing;
     // The records of the requests just answered, written before the pool closes.

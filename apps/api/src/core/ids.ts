@@ -34,6 +34,7 @@ export const ID_PREFIXES = {
   planChange: 'plc',
   webhookEndpoint: 'we',
   webhookMessage: 'msg',
+  export: 'exp',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

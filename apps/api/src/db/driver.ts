@@ -233,6 +233,40 @@ export async function transaction<T>(
 }
 
 /**
+ * The connection of the transaction `em` is in, for what writes beside the ORM and the statements
+ * in it (a job added to the queue with the row it is for).
+ */
+export function transactionClient(em: EntityManager): PoolClient {
+  const context = transactionOf(em);
+  if (!context) throw new Error('transactionClient: call it inside a transaction');
+  return context.client;
+}
+
+/**
+ * Runs `work` in a read-only REPEATABLE READ transaction on a connection of its own from the pool
+ * of `em`: every statement of it sees one snapshot of the database, the one taken at its first
+ * statement, however long it runs (an export's read of a whole list). Not bounded in time as
+ * writes are: it writes nothing, so no stamp waits on its commit.
+ */
+export async function inSnapshot<T>(
+  em: EntityManager,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await (await poolOf(em)).connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const value = await work(client);
+    await client.query('COMMIT');
+    return value;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
  * Runs `work` in a transaction on one connection of `pool`, bounded as `transaction` is; for code
  * with a pool and no ORM (the webhook engine's thread).
  */

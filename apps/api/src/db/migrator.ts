@@ -12,6 +12,7 @@ import { Migration20261128000000_webhook_leases } from './migrations/Migration20
 import { Migration20261206000000_test_mode } from './migrations/Migration20261206000000_test_mode';
 import { Migration20261207000000_idempotency_namespaces } from './migrations/Migration20261207000000_idempotency_namespaces';
 import { Migration20261208000000_request_logs } from './migrations/Migration20261208000000_request_logs';
+import { Migration20261209000000_exports } from './migrations/Migration20261209000000_exports';
 
 /** Migrations are listed here rather than discovered on disk, so the bundled build carries them. */
 const migrationsList = [
@@ -42,6 +43,7 @@ const migrationsList = [
     name: 'Migration20261208000000_request_logs',
     class: Migration20261208000000_request_logs,
   },
+  { name: 'Migration20261209000000_exports', class: Migration20261209000000_exports },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { EntityManager, EntityMetadata, EntityName } from '@mikro-orm/postgresql';
-import { execText } from './driver';
+import type { PoolClient } from 'pg';
+import { execText, execUnprepared } from './driver';
 
 /**
  * Where a page starts: by number (`offset` pages), or right after a sort key (`after`, a cursor
@@ -25,7 +26,8 @@ export interface Page<T> {
   nextAfter: SortValue[] | undefined;
 }
 
-type Sortable = { createdAt: Date; updatedAt: Date; id: string };
+/** A row a list can page: its stamps and id are its sort keys. */
+export type Sortable = { createdAt: Date; updatedAt: Date; id: string };
 
 /** The sort key of a row, as one JSON array (timestamps keep their microseconds). */
 const SORT_KEY = 'page_sort_key';
@@ -98,6 +100,62 @@ function countOf(rows: { count: string }[]): number {
 }
 
 /**
+ * What a list reads, whatever its page: the table, the filters' `where`, and the order (the last
+ * key unique). A list's page (`findPage`) and an export of the whole list (`streamRows`) read the
+ * same rows in the same order.
+ */
+export interface ListRows<T extends Sortable> {
+  entity: EntityName<T>;
+  where: ListFilter<T>;
+  order: readonly (keyof T & string)[];
+}
+
+/** The lists' default order: by creation, or by last change when syncing with `updated_since`. */
+export const listOrder = <T extends Sortable>(filters: {
+  updated_since?: Date | undefined;
+}): (keyof T & string)[] =>
+  filters.updated_since ? ['updatedAt', 'id'] : ['createdAt', 'id'];
+
+/** One page of a list's rows (`findPage`). */
+export const findListPage = <T extends Sortable>(
+  em: EntityManager,
+  rows: ListRows<T>,
+  request: PageRequest,
+): Promise<Page<T>> => findPage(em, rows.entity, rows.where, request, rows.order);
+
+/**
+ * Every row of a list, in its order, in batches of `batchSize`: read through a cursor (`DECLARE …
+ * CURSOR`, then `FETCH`) in the transaction `client` is in, so the rows are those of its snapshot
+ * and never all in memory. The rows are shaped as `findPage`'s.
+ */
+export async function* streamRows<T extends Sortable>(
+  em: EntityManager,
+  client: PoolClient,
+  rows: ListRows<T>,
+  batchSize: number,
+): AsyncGenerator<T[]> {
+  const meta = em.getMetadata().get(rows.entity) as EntityMetadata;
+  const params: unknown[] = [];
+  const filter = whereSql(meta, rows.where, params);
+  const order = rows.order.map((key) => `${columnOf(meta, key)} asc`).join(', ');
+  // Unprepared: a cursor's statement cannot be a named prepared statement.
+  await execUnprepared(
+    client,
+    `declare list_rows no scroll cursor for
+       select ${selectList(meta)} from "${meta.tableName}" where ${filter} order by ${order}`,
+    params,
+  );
+  const fetch = `fetch forward ${Math.trunc(batchSize)} from list_rows`;
+  for (;;) {
+    const batch = await execUnprepared<T>(client, fetch);
+    if (batch.length === 0) break;
+    yield batch;
+    if (batch.length < batchSize) break;
+  }
+  await execUnprepared(client, 'close list_rows');
+}
+
+/**
  * One page of `entity` rows matching `where`. Lists are ordered by `created_at` then `id` (stable
  * while rows are appended), or by `updated_at` then `id` when syncing with `updated_since`, or by
  * the properties of `order` (the last of them unique). A page reads one row more than it returns,
@@ -116,7 +174,7 @@ export async function findPage<T extends Sortable>(
   request: PageRequest & { updated_since?: Date | undefined },
   order?: readonly (keyof T & string)[],
 ): Promise<Page<T>> {
-  const keys = order ?? (request.updated_since ? ['updatedAt', 'id'] : ['createdAt', 'id']);
+  const keys = order ?? listOrder<T>(request);
   const meta = em.getMetadata().get(entity) as EntityMetadata;
   const sortColumnList = keys.map((key) => columnOf(meta, key));
   const sortColumns = sortColumnList.join(', ');

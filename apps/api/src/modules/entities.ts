@@ -4,6 +4,7 @@ import { ApiKey } from './api-keys/api-key.entity';
 import { Attendee } from './attendees/attendee.entity';
 import { Checkin } from './checkins/checkin.entity';
 import { Event } from './events/event.entity';
+import { Export } from './exports/export.entity';
 import { Order } from './orders/order.entity';
 import { Organisation } from './organisations/organisation.entity';
 import { PlanChange } from './organisations/plan-change.entity';
@@ -25,4 +26,5 @@ export const entities = [
   Attendee,
   Checkin,
   Payout,
+  Export,
 ];

@@ -36,7 +36,9 @@ const REASONS: Record<number, string> = {
   404: 'Not found',
   408: 'Request timeout',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Content too large',
+  416: 'Range not satisfiable',
   417: 'Expectation failed',
   422: 'Unprocessable content',
   429: 'Too many requests',
@@ -259,6 +261,9 @@ function errorHeaders(status: number, operation: OperationFacts): Json {
     headers['X-RateLimit-Reset'] = headerRef('RateLimitReset');
   }
   if ([409, 429, 503].includes(status)) headers['Retry-After'] = headerRef('RetryAfter');
+  if (status === 416) {
+    headers['Content-Range'] = header('The size of the file: `bytes */<size>`.', { type: 'string' }, 'bytes */5123456');
+  }
   if (operation.method === 'POST' && [404, 422].includes(status)) {
     headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
   }
@@ -336,6 +341,9 @@ function successDescription(
       : `A page of ${nouns.plural}: \`data\`, with \`total\` for how many there are.`;
   }
   if (status === 201) return `Created. The answer is the new ${nouns.singular}.`;
+  if (status === 202) {
+    return `Accepted. The answer is the new ${nouns.singular}, \`pending\`: poll it until it is \`ready\`.`;
+  }
   if (route.method === 'PATCH') return `Updated. The answer is the ${nouns.singular} as it is now.`;
   if (route.method === 'DELETE') return 'Deleted.';
   return `The ${nouns.singular}.`;
@@ -382,6 +390,10 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns | 
     if (operation.method === 'POST')
       headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
     if (operation.hasCursor) headers.Link = headerRef('Link');
+    if (key === 'exports.file') {
+      responses[statusText] = exportFileResponse(status, headers, example.response);
+      continue;
+    }
     const media = required(
       (response.content as Record<string, Json>)['application/json'],
       `${key} ${statusText} has no JSON response`,
@@ -444,6 +456,52 @@ function complete(key: string, route: AppRoute, generated: Json, nouns: Nouns | 
     };
   }
   return out;
+}
+
+/**
+ * The answer of `GET /exports/{id}/file`: the file (200) or one range of it (206), in the media
+ * type of its format, gzip-encoded when the request accepts it.
+ */
+function exportFileResponse(status: number, headers: Json, example: unknown): Json {
+  const text = (description: string) => ({ schema: { type: 'string', description } });
+  return {
+    description:
+      status === 206
+        ? 'One range of the file (`Range`, honoured when `If-Range` is absent or names the current `ETag`), in the encoding sent; `Content-Range` says which bytes.'
+        : 'The whole file, as an attachment.',
+    headers: {
+      ...headers,
+      ETag: header(
+        'A strong tag of the file in the encoding sent (the gzip encoding has its own): send it back in `If-Range` to resume.',
+        { type: 'string' },
+        '"exp_0VQ2b4fRk1LmN8pXz3TcWq7Y.3kT9mQ2xLr8Z.gzip"',
+      ),
+      'Accept-Ranges': header('Always `bytes`.', { type: 'string', enum: ['bytes'] }),
+      'Content-Disposition': header(
+        'An attachment named after the export and its format.',
+        { type: 'string' },
+        'attachment; filename="exp_0VQ2b4fRk1LmN8pXz3TcWq7Y.ndjson"',
+      ),
+      'Content-Encoding': header(
+        '`gzip` when the request accepts it (`Accept-Encoding: gzip`); absent otherwise.',
+        { type: 'string', enum: ['gzip'] },
+      ),
+      ...(status === 206 && {
+        'Content-Range': header(
+          'The bytes sent, of the whole: `bytes <first>-<last>/<size>`.',
+          { type: 'string' },
+          'bytes 1048576-2097151/5123456',
+        ),
+      }),
+    },
+    content: {
+      'application/x-ndjson': {
+        ...text('An `ndjson` export: one JSON object per line.'),
+        ...(status === 200 && { example }),
+      },
+      'text/csv': text('A `csv` export (RFC 4180, UTF-8): a header row, then one row per object.'),
+    },
+  };
 }
 
 /** Statuses whose codes are the same on every operation: one shared response each. */

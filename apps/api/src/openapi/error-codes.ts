@@ -191,7 +191,27 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
     when: 'The organisation already has 20 webhook endpoints.',
     on: only('webhookEndpoints.create'),
   },
+  too_many_exports: {
+    status: 409,
+    when: 'The organisation already has 3 exports `pending` or `running`; wait for one to finish.',
+    on: only('exports.create'),
+  },
+  export_not_ready: {
+    status: 409,
+    when: 'The export is not `ready`: still `pending` or `running` (poll it), or `failed`.',
+    on: only('exports.file'),
+  },
+  export_expired: {
+    status: 410,
+    when: "The export's file was removed after its retention (24 hours): make a new export.",
+    on: only('exports.file'),
+  },
   body_too_large: { status: 413, when: 'A body over 100 kB.', on: withBody },
+  range_not_satisfiable: {
+    status: 416,
+    when: 'A `Range` that starts past the end of the file (in the encoding sent); `Content-Range` gives its size.',
+    on: only('exports.file'),
+  },
   expectation_failed: {
     status: 417,
     when: 'An `Expect` header other than `100-continue`.',

@@ -6,6 +6,8 @@ import type {
   CheckinCreate,
   Event,
   EventCreate,
+  Export,
+  ExportCreate,
   EventUpdate,
   Order,
   Payout,
@@ -219,6 +221,35 @@ const tomTicket: Ticket = {
   livemode: true,
   created_at: ORDER_PLACED_AT,
   updated_at: ORDER_PLACED_AT,
+};
+
+/**
+ * The door team's export of the festival's tickets, made in the afternoon: ready seven seconds
+ * later, its file kept for a day.
+ */
+const EXPORT_ID = 'exp_0VPjBv66Zp4sWq8nRt2LbX5c';
+const EXPORT_CREATED_AT = '2026-07-18T12:40:00.118Z';
+const EXPORT_READY_AT = '2026-07-18T12:40:07.342Z';
+
+/** Its file: the tickets as the list showed them at the export's snapshot, one per line. */
+const ticketFile = [priyaTicket, tomTicket].map((ticket) => `${JSON.stringify(ticket)}\n`).join('');
+
+const ticketExport: Export = {
+  id: EXPORT_ID,
+  resource: 'tickets',
+  filters: { event_id: EVENT_ID },
+  format: 'ndjson',
+  status: 'ready',
+  row_count: 2,
+  size_bytes: Buffer.byteLength(ticketFile),
+  // The snapshot was taken when the run began, a moment after the request; less 60 s.
+  sync_checkpoint: '2026-07-18T12:39:00.305Z',
+  completed_at: EXPORT_READY_AT,
+  expires_at: '2026-07-19T12:40:07.342Z',
+  failure_reason: null,
+  livemode: true,
+  created_at: EXPORT_CREATED_AT,
+  updated_at: EXPORT_READY_AT,
 };
 
 const priya: Attendee = {
@@ -587,6 +618,40 @@ export const operationExamples: Readonly<Record<OperationKey, OperationExample>>
         },
       ] satisfies CheckinBatchResult[],
     },
+  },
+
+  'exports.create': {
+    requests: {
+      tickets: {
+        summary: "Every ticket of the festival, as NDJSON (the list's `event_id` filter)",
+        value: {
+          resource: 'tickets',
+          filters: { event_id: EVENT_ID },
+          format: 'ndjson',
+        } satisfies ExportCreate,
+      },
+    },
+    response: {
+      data: {
+        ...ticketExport,
+        status: 'pending',
+        row_count: null,
+        size_bytes: null,
+        sync_checkpoint: null,
+        completed_at: null,
+        expires_at: null,
+        updated_at: EXPORT_CREATED_AT,
+      } satisfies Export,
+    },
+  },
+  'exports.list': {
+    summary: 'Ready exports: `status=ready`',
+    response: wholeList([ticketExport]),
+  },
+  'exports.get': { response: { data: ticketExport } },
+  'exports.file': {
+    summary: 'The file of the tickets export: one ticket per line',
+    response: ticketFile,
   },
 
   'payouts.list': {

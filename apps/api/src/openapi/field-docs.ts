@@ -58,6 +58,15 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     question: 'The question asked at checkout.',
     answer: "The attendee's answer.",
   },
+  AttendeeExportFiltersSchema: {
+    event_id: 'Only the items of this event (`evt_…`).',
+    order_id: 'Only the attendees of this order (`ord_…`).',
+    ticket_id: 'Only the attendee of this ticket (`tkt_…`).',
+    email: 'Only attendees with this email address, ignoring case.',
+    checked_in: 'Only attendees inside (`true`) or not inside (`false`) now.',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+  },
   AttendeeListQuerySchema: {
     ...PaginationQuerySchema,
     event_id: 'Only the items of this event (`evt_…`).',
@@ -148,6 +157,14 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     'admission.api_key_id': 'The API key that recorded it, or `null`. Set by the server.',
   },
   CheckinCreateSchema,
+  CheckinExportFiltersSchema: {
+    event_id: 'Only the items of this event (`evt_…`).',
+    ticket_id: 'Only the check-ins of this ticket (`tkt_…`).',
+    direction: 'Only `entry` or only `exit` check-ins (or an array of both).',
+    gate: 'Only the check-ins at this gate.',
+    since:
+      'Only check-ins the server received at or after this time (ISO-8601 or a `Date`): for syncing. Pass the `sync_checkpoint` of the previous walk.',
+  },
   CheckinListQuerySchema: {
     ...PaginationQuerySchema,
     event_id: 'Only the items of this event (`evt_…`).',
@@ -200,6 +217,14 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     doors_open_at: 'When the doors open: ISO-8601 with an offset, or `null` (the default).',
     capacity: 'How many people the venue holds (1–10,000,000), or `null` (the default).',
   },
+  EventExportFiltersSchema: {
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+    starts_after: 'Only events starting at or after this time (ISO-8601 or a `Date`).',
+    starts_before: 'Only events starting before this time (ISO-8601 or a `Date`).',
+    q: 'Only events whose name contains this text, ignoring case.',
+  },
   EventListQuerySchema: {
     ...PaginationQuerySchema,
     status: 'Only items in one of these statuses: one, or an array of several.',
@@ -241,6 +266,37 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     ends_at: 'When the event ends: ISO-8601 with an offset; must be after `starts_at`.',
     currency: 'An ISO 4217 code in upper case, e.g. `GBP`; cannot change once the event has tiers.',
   },
+  ExportListQuerySchema: {
+    ...PaginationQuerySchema,
+    status: 'Only exports in one of these statuses: one, or an array of several.',
+    resource: 'Only exports of these resources: one, or an array of several.',
+  },
+  ExportSchema: {
+    status: '`pending`, `running`, `ready`, `failed` or `expired`.',
+    format: '`ndjson` or `csv`.',
+    id: "The export's id, `exp_…`.",
+    livemode: '`true` for live data, `false` for test data (made and read with a `bxo_test_` key).',
+    created_at: 'When it was created (ISO-8601, UTC).',
+    updated_at: 'When it last changed (ISO-8601, UTC); `updated_since` filters on it.',
+    resource: 'Which list it copies.',
+    filters:
+      'The filters it was made with, as the server read them: status lists as arrays, times in UTC, booleans as `true`/`false`; `{}` for none.',
+    row_count: 'How many objects the file holds, once `ready` (`null` before).',
+    size_bytes: "The file's size in bytes, uncompressed, once `ready` (`null` before).",
+    sync_checkpoint:
+      "Where the next sync starts, once `ready`: pass it as the list's `updated_since` (`since` for check-ins) to get every change committed after the export's snapshot. A cursor walk begun at the snapshot's moment would give the same.",
+    completed_at: 'When it became `ready` or `failed` (ISO-8601, UTC), or `null`.',
+    expires_at: 'When the file is removed (ISO-8601, UTC): set once `ready`, else `null`.',
+    failure_reason: 'Why it failed, or `null`.',
+  },
+  OrderExportFiltersSchema: {
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    email: 'Only orders whose buyer has this email address, ignoring case.',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+    reference: 'Only the order with this reference, exactly.',
+  },
   OrderListQuerySchema: {
     ...PaginationQuerySchema,
     status: 'Only items in one of these statuses: one, or an array of several.',
@@ -252,6 +308,12 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
   },
   OrderSchema,
   PaginationQuerySchema,
+  PayoutExportFiltersSchema: {
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+  },
   PayoutListQuerySchema: {
     ...PaginationQuerySchema,
     status: 'Only items in one of these statuses: one, or an array of several.',
@@ -268,6 +330,7 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     created_at: 'When it was created (ISO-8601, UTC).',
     updated_at: 'When it last changed (ISO-8601, UTC); `updated_since` filters on it.',
     currency: 'The ISO 4217 currency of the amounts.',
+    failure_reason: 'Why it failed, or `null`.',
     paid_at: 'When it was paid (ISO-8601, UTC), or `null`.',
     gross_amount: 'Sales in the period, in minor units of `currency`.',
     fees_amount: 'Fees deducted, in minor units.',
@@ -276,7 +339,6 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     period_start: 'The start of the sales period it covers (ISO-8601, UTC).',
     period_end: 'The end of the sales period it covers (ISO-8601, UTC).',
     arrival_date: 'The calendar date the money is expected (`YYYY-MM-DD`), or `null`.',
-    failure_reason: 'Why it failed, or `null`.',
   },
   TestDataResetSchema: {
     checkins: 'Check-ins of the new sample data.',
@@ -338,6 +400,15 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
   TestPayoutAdvanceSchema: {
     fail: '`true` fails the payout instead of paying it (a pending one by way of `in_transit`), with a `failure_reason`. Default `false`.',
   },
+  TicketExportFiltersSchema: {
+    code: 'Only the ticket with this barcode secret: how a scanned code is looked up.',
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    order_id: 'Only the tickets of this order (`ord_…`).',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
+    tier_id: 'Only the tickets of this tier (`tier_…`).',
+  },
   TicketListQuerySchema: {
     ...PaginationQuerySchema,
     code: 'Only the ticket with this barcode secret: how a scanned code is looked up.',
@@ -379,6 +450,12 @@ export const FIELD_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     sales_end_at:
       'When sales close: ISO-8601 with an offset, after `sales_start_at`; `null` (the default) for none.',
     sort_order: 'Where the tier comes in lists, lowest first; default 0.',
+  },
+  TierExportFiltersSchema: {
+    status: 'Only items in one of these statuses: one, or an array of several.',
+    event_id: 'Only the items of this event (`evt_…`).',
+    updated_since:
+      'Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for syncing. Pass the `sync_checkpoint` of the previous walk.',
   },
   TierListQuerySchema: {
     ...PaginationQuerySchema,

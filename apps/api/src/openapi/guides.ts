@@ -245,6 +245,7 @@ const TAG_TITLES: Record<string, string> = {
   checkins: 'Check-ins',
   payouts: 'Payouts',
   webhookEndpoints: 'Webhook endpoints',
+  exports: 'Exports',
   testHelpers: 'Test helpers',
 };
 
@@ -266,6 +267,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     "Payouts are the money paid out for an organisation's sales, less fees and refunds; they are read-only here. A payout goes `pending → in_transit → paid`, or ends `cancelled` or `failed`.",
   webhookEndpoints:
     "Webhook endpoints are the URLs every change of the organisation's data is pushed to; every route needs the `write` scope. The Webhooks guide above describes the requests, their signatures and the retries.",
+  exports:
+    "Exports copy a whole list, with that list's own filters, into one NDJSON or CSV file made in the background from one snapshot: the first sync of a large list without thousands of pages. The Exports guide above describes the file, its download and the hand-over to `updated_since`.",
   testHelpers:
     "Test helpers play the checkout's and the bank's part on the organisation's test data: sell a test order, refund it, move a payout on, start the test data again. They need a test key (`bxo_test_…`) with the `write` scope; a live key gets a 403 `test_mode_only`. The Testing your integration guide above shows them at work.",
 };
@@ -349,6 +352,7 @@ const RESOURCES: Record<string, { item: string; id: string; shows: string[] }> =
     shows: ['ticket_id', 'direction'],
   },
   payouts: { item: 'payout', id: 'po_…', shows: ['id', 'amount', 'status'] },
+  exports: { item: 'exp', id: 'exp_…', shows: ['id', 'status', 'row_count'] },
   webhookEndpoints: {
     item: 'endpoint',
     id: 'we_…',
@@ -424,6 +428,16 @@ const CALLS: Record<string, Call> = {
   },
   'payouts.list': { input: { status: 'paid' } },
   'payouts.get': {},
+  'exports.create': {
+    input: { resource: 'tickets', filters: { event_id: EVENT_ID }, format: 'csv' },
+    note: "Poll it until it is ready; its sync_checkpoint then starts the list's updated_since sync.",
+  },
+  'exports.list': { input: { status: 'ready' } },
+  'exports.get': {},
+  'exports.file': {
+    note: 'gzip-encoded on the wire when accepted; Range and If-Range resume a broken download.',
+    sdk: { method: 'exports.file', id: 'exp_…', item: 'file', shows: ['status'] },
+  },
   'webhookEndpoints.list': {},
   'webhookEndpoints.get': {},
   'webhookEndpoints.create': {

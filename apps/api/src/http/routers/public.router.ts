@@ -7,8 +7,10 @@ import * as payouts from '../../modules/payouts/payout.service';
 import * as tickets from '../../modules/tickets/ticket.service';
 import * as tiers from '../../modules/tiers/tier.service';
 import type { ScanOutcome } from '../metrics';
+import type { ExportQueue } from '../../modules/exports/export.service';
 import type { UrlPolicy } from '../../modules/webhooks/url-guard';
 import { checkinsRouter } from './checkins.router';
+import { exportsRouter } from './exports.router';
 import { readHandlers } from './read-handlers';
 import { testHelpersRouter } from './test-helpers.router';
 import { webhookEndpointsRouter } from './webhook-endpoints.router';
@@ -21,7 +23,11 @@ const s = initServer();
  * writes of those the API changes. Check-ins, which count every scan, have a router of their own, as
  * have webhook endpoints and the test helpers.
  */
-export const publicRouter = (onScan: (outcome: ScanOutcome) => void, webhookUrls: UrlPolicy) =>
+export const publicRouter = (
+  onScan: (outcome: ScanOutcome) => void,
+  webhookUrls: UrlPolicy,
+  exportQueue: ExportQueue | undefined,
+) =>
   s.router(contract, {
     events: {
       ...readHandlers({
@@ -75,5 +81,6 @@ export const publicRouter = (onScan: (outcome: ScanOutcome) => void, webhookUrls
       render: payouts.toPayoutResource,
     }),
     webhookEndpoints: webhookEndpointsRouter(webhookUrls),
+    exports: exportsRouter(exportQueue),
     testHelpers: testHelpersRouter(),
   });

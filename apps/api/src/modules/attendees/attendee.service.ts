@@ -3,7 +3,14 @@ import type { TenantContext } from '../../core/context';
 import { iso } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
 import { deleteAllOwned, getOwned } from '../../db/owned';
-import { findPage, likeEscape, type Page, type PageRequest } from '../../db/pages';
+import {
+  findListPage,
+  likeEscape,
+  listOrder,
+  type ListRows,
+  type Page,
+  type PageRequest,
+} from '../../db/pages';
 import { Attendee } from './attendee.entity';
 
 /** The attendee as the API renders it; `livemode` says whether it is live data or test data. */
@@ -32,17 +39,23 @@ export interface AttendeeFilters extends PageRequest {
   updated_since?: Date;
 }
 
-export async function listAttendees(
+/** The rows the attendee list reads with these filters, in its order (its pages, an export). */
+export function attendeeRows(
   ctx: TenantContext,
-  query: AttendeeFilters,
-): Promise<Page<Attendee>> {
+  query: Omit<AttendeeFilters, keyof PageRequest>,
+): ListRows<Attendee> {
   const where = listWhere<Attendee>(ctx, query);
   if (query.order_id) where.orderId = query.order_id;
   if (query.ticket_id) where.ticketId = query.ticket_id;
   if (query.email) where.email = { $ilike: likeEscape(query.email) };
   if (query.checked_in !== undefined) where.checkedIn = query.checked_in;
-  return findPage(ctx.em, Attendee, where, query);
+  return { entity: Attendee, where, order: listOrder(query) };
 }
+
+export const listAttendees = (
+  ctx: TenantContext,
+  query: AttendeeFilters,
+): Promise<Page<Attendee>> => findListPage(ctx.em, attendeeRows(ctx, query), query);
 
 export const getAttendee = (ctx: TenantContext, id: string): Promise<Attendee> =>
   getOwned(ctx, Attendee, 'attendee', 'attendee', id);

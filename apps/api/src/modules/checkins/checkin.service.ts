@@ -9,7 +9,13 @@ import { looksLikeId, newId } from '../../core/ids';
 import { iso } from '../../core/iso-time';
 import { clock, inTransaction } from '../../db/driver';
 import { deleteAllOwned, getOwned } from '../../db/owned';
-import { findPage, type ListFilter, type Page, type PageRequest } from '../../db/pages';
+import {
+  findListPage,
+  type ListFilter,
+  type ListRows,
+  type Page,
+  type PageRequest,
+} from '../../db/pages';
 import { toAttendeeResource } from '../attendees/attendee.service';
 import { recordChanges } from '../changes/change.service';
 import { lockTicket, toTicketResource } from '../tickets/ticket.service';
@@ -40,18 +46,22 @@ export interface CheckinFilters extends PageRequest {
   since?: Date;
 }
 
-export async function listCheckins(
+/** The rows the check-in list reads with these filters, in its order (its pages, an export). */
+export function checkinRows(
   ctx: TenantContext,
-  query: CheckinFilters,
-): Promise<Page<Checkin>> {
+  query: Omit<CheckinFilters, keyof PageRequest>,
+): ListRows<Checkin> {
   const where: ListFilter<Checkin> = { organisationId: ctx.organisationId };
   if (query.event_id) where.eventId = query.event_id;
   if (query.ticket_id) where.ticketId = query.ticket_id;
   if (query.direction) where.direction = { $in: query.direction };
   if (query.gate) where.gate = query.gate;
   if (query.since) where.createdAt = { $gte: query.since };
-  return findPage(ctx.em, Checkin, where, query);
+  return { entity: Checkin, where, order: ['createdAt', 'id'] };
 }
+
+export const listCheckins = (ctx: TenantContext, query: CheckinFilters): Promise<Page<Checkin>> =>
+  findListPage(ctx.em, checkinRows(ctx, query), query);
 
 export const getCheckin = (ctx: TenantContext, id: string): Promise<Checkin> =>
   getOwned(ctx, Checkin, 'checkin', 'check-in', id);

@@ -13,7 +13,13 @@ import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
 import { listWhere } from '../../db/list-where';
-import { findPage, type Page, type PageRequest } from '../../db/pages';
+import {
+  findListPage,
+  listOrder,
+  type ListRows,
+  type Page,
+  type PageRequest,
+} from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { Event } from './event.entity';
 
@@ -45,7 +51,11 @@ export interface EventFilters extends PageRequest {
   q?: string;
 }
 
-export async function listEvents(ctx: TenantContext, query: EventFilters): Promise<Page<Event>> {
+/** The rows the event list reads with these filters, in its order (its pages, an export). */
+export function eventRows(
+  ctx: TenantContext,
+  query: Omit<EventFilters, keyof PageRequest>,
+): ListRows<Event> {
   const where = listWhere<Event>(ctx, query);
   if (query.starts_after || query.starts_before) {
     where.startsAt = {
@@ -54,8 +64,11 @@ export async function listEvents(ctx: TenantContext, query: EventFilters): Promi
     };
   }
   if (query.q) where.name = { $ilike: `%${likeEscape(query.q)}%` };
-  return findPage(ctx.em, Event, where, query);
+  return { entity: Event, where, order: listOrder(query) };
 }
+
+export const listEvents = (ctx: TenantContext, query: EventFilters): Promise<Page<Event>> =>
+  findListPage(ctx.em, eventRows(ctx, query), query);
 
 /** The organisation's event, or a 404; `lock` takes a row lock for the rest of the transaction. */
 export const getEvent = (

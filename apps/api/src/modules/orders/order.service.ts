@@ -7,7 +7,13 @@ import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
 import { listWhere } from '../../db/list-where';
-import { findPage, type Page, type PageRequest } from '../../db/pages';
+import {
+  findListPage,
+  listOrder,
+  type ListRows,
+  type Page,
+  type PageRequest,
+} from '../../db/pages';
 import type { Attendee } from '../attendees/attendee.entity';
 import {
   markAttendeesOut,
@@ -59,12 +65,19 @@ export interface OrderFilters extends PageRequest {
   updated_since?: Date;
 }
 
-export async function listOrders(ctx: TenantContext, query: OrderFilters): Promise<Page<Order>> {
+/** The rows the order list reads with these filters, in its order (its pages, an export). */
+export function orderRows(
+  ctx: TenantContext,
+  query: Omit<OrderFilters, keyof PageRequest>,
+): ListRows<Order> {
   const where = listWhere<Order>(ctx, query);
   if (query.email) where.buyerEmail = { $ilike: likeEscape(query.email) };
   if (query.reference) where.reference = query.reference;
-  return findPage(ctx.em, Order, where, query);
+  return { entity: Order, where, order: listOrder(query) };
 }
+
+export const listOrders = (ctx: TenantContext, query: OrderFilters): Promise<Page<Order>> =>
+  findListPage(ctx.em, orderRows(ctx, query), query);
 
 export const getOrder = (ctx: TenantContext, id: string): Promise<Order> =>
   getOwned(ctx, Order, 'order', 'order', id);

@@ -4,7 +4,13 @@ import { deleteAllOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
-import { findPage, type Page, type PageRequest } from '../../db/pages';
+import {
+  findListPage,
+  listOrder,
+  type ListRows,
+  type Page,
+  type PageRequest,
+} from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
 
@@ -34,10 +40,18 @@ export interface PayoutFilters extends PageRequest {
   updated_since?: Date;
 }
 
-export async function listPayouts(ctx: TenantContext, query: PayoutFilters): Promise<Page<Payout>> {
-  const where = listWhere<Payout>(ctx, query);
-  return findPage(ctx.em, Payout, where, query);
-}
+/** The rows the payout list reads with these filters, in its order (its pages, an export). */
+export const payoutRows = (
+  ctx: TenantContext,
+  query: Omit<PayoutFilters, keyof PageRequest>,
+): ListRows<Payout> => ({
+  entity: Payout,
+  where: listWhere<Payout>(ctx, query),
+  order: listOrder(query),
+});
+
+export const listPayouts = (ctx: TenantContext, query: PayoutFilters): Promise<Page<Payout>> =>
+  findListPage(ctx.em, payoutRows(ctx, query), query);
 
 export const getPayout = (ctx: TenantContext, id: string): Promise<Payout> =>
   getOwned(ctx, Payout, 'payout', 'payout', id);

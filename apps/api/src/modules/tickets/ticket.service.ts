@@ -5,7 +5,13 @@ import { newTicketCode } from '../../core/ids';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
 import { deleteAllOwned, getOwned } from '../../db/owned';
-import { findPage, type Page, type PageRequest } from '../../db/pages';
+import {
+  findListPage,
+  listOrder,
+  type ListRows,
+  type Page,
+  type PageRequest,
+} from '../../db/pages';
 import { Ticket } from './ticket.entity';
 import { lockTicketRow, lockTicketRows, type TicketRow } from './ticket.repository';
 
@@ -36,13 +42,20 @@ export interface TicketFilters extends PageRequest {
   updated_since?: Date;
 }
 
-export async function listTickets(ctx: TenantContext, query: TicketFilters): Promise<Page<Ticket>> {
+/** The rows the ticket list reads with these filters, in its order (its pages, an export). */
+export function ticketRows(
+  ctx: TenantContext,
+  query: Omit<TicketFilters, keyof PageRequest>,
+): ListRows<Ticket> {
   const where = listWhere<Ticket>(ctx, query);
   if (query.order_id) where.orderId = query.order_id;
   if (query.tier_id) where.tierId = query.tier_id;
   if (query.code) where.code = query.code;
-  return findPage(ctx.em, Ticket, where, query);
+  return { entity: Ticket, where, order: listOrder(query) };
 }
+
+export const listTickets = (ctx: TenantContext, query: TicketFilters): Promise<Page<Ticket>> =>
+  findListPage(ctx.em, ticketRows(ctx, query), query);
 
 export const getTicket = (ctx: TenantContext, id: string): Promise<Ticket> =>
   getOwned(ctx, Ticket, 'ticket', 'ticket', id);

@@ -5,7 +5,7 @@ import { deleteAllOwned, findOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { listWhere } from '../../db/list-where';
-import { findPage, type Page, type PageRequest } from '../../db/pages';
+import { findListPage, type ListRows, type Page, type PageRequest } from '../../db/pages';
 import { recordChanges } from '../changes/change.service';
 import { findEvent, isEventFinal } from '../events/event.service';
 import { Tier } from './tier.entity';
@@ -47,17 +47,22 @@ export interface TierFilters extends PageRequest {
   updated_since?: Date;
 }
 
-export async function listTiers(ctx: TenantContext, query: TierFilters): Promise<Page<Tier>> {
+/** The rows the tier list reads with these filters, in its order (its pages, an export). */
+export function tierRows(
+  ctx: TenantContext,
+  query: Omit<TierFilters, keyof PageRequest>,
+): ListRows<Tier> {
   const where = listWhere<Tier>(ctx, query);
   // Tiers list in the organiser's display order unless a sync asks for change order.
-  return findPage(
-    ctx.em,
-    Tier,
+  return {
+    entity: Tier,
     where,
-    query,
-    query.updated_since ? undefined : ['sortOrder', 'id'],
-  );
+    order: query.updated_since ? ['updatedAt', 'id'] : ['sortOrder', 'id'],
+  };
 }
+
+export const listTiers = (ctx: TenantContext, query: TierFilters): Promise<Page<Tier>> =>
+  findListPage(ctx.em, tierRows(ctx, query), query);
 
 export const getTier = (
   ctx: TenantContext,

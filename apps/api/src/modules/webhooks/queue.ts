@@ -1,11 +1,15 @@
-import type { Db, Job, JobResult, PgBoss } from 'pg-boss';
 import type { PoolClient } from 'pg';
+import {
+  JobQueue,
+  type JobOutcome,
+  type NewJob as QueueJob,
+  type QueuedJob as QueueJobOf,
+} from '../../db/job-queue';
 import type { EngineLogger } from './engine-types';
 
 /**
- * The job queue (pg-boss), which holds the messages to send later: every replica takes its own
- * share, each job held by one replica at a time. The one file that knows pg-boss; it keeps its
- * tables in a schema of its own, which nothing else reads or writes.
+ * The delivery queue, which holds the messages to send later: every replica takes its own share,
+ * each job held by one replica at a time (the job queue, db/job-queue.ts).
  *
  * A failed delivery is retried by a new job of its own, added with the failed attempt's record
  * and due at the next delay of the schedule (`retryAt`): pg-boss's backoff, which would multiply
@@ -13,7 +17,6 @@ import type { EngineLogger } from './engine-types';
  * recorded or ran past its expiry, after a fixed `retryDelaySeconds`.
  */
 export const DELIVERY_QUEUE = 'webhook-delivery';
-export const QUEUE_SCHEMA = 'pgboss';
 
 /** Jobs a worker takes at once. */
 export const DELIVERY_BATCH = 25;
@@ -29,20 +32,13 @@ export interface JobData {
 }
 
 /** A job to add: its message, and for a retry, when it falls due. */
-export interface NewJob {
-  data: JobData;
-  startAfter?: Date;
-}
+export type NewJob = QueueJob<JobData>;
 
 /** A job as the worker receives it: `retryCount` is how many times pg-boss tried it before. */
-export type QueuedJob = Pick<Job<JobData>, 'id' | 'data' | 'retryCount'>;
+export type QueuedJob = QueueJobOf<JobData>;
 
 /** What became of a job: done (sent and recorded, or nothing to send), or failed (tried again). */
-export interface JobOutcome {
-  id: string;
-  ok: boolean;
-  error?: string | null;
-}
+export type { JobOutcome };
 
 /**
  * The retry schedule: `retryLimit` retries; retry n waits a delay drawn between half and all of
@@ -83,78 +79,34 @@ export interface QueueOptions extends RetrySchedule {
 
 export class DeliveryQueue {
   readonly #options: QueueOptions;
-  #boss: PgBoss | undefined;
+  readonly #queue: JobQueue;
 
   constructor(options: QueueOptions) {
     this.#options = options;
+    this.#queue = new JobQueue({
+      databaseUrl: options.databaseUrl,
+      logger: options.logger,
+      applicationName: 'boxoffice-webhooks',
+      poolSize: 4,
+    });
   }
 
-  get #started(): PgBoss {
-    if (!this.#boss) throw new Error('the webhook queue is not started');
-    return this.#boss;
-  }
-
-  /** Starts pg-boss (with its own pool), creates the queue if need be, and works it with `work`. */
+  /** Starts the queue (with its own pool), creates it if need be, and works it with `work`. */
   async start(work: (jobs: QueuedJob[]) => Promise<JobOutcome[]>): Promise<void> {
     const options = this.#options;
-    // Loaded here, when the engine starts: the queue's code costs nothing before.
-    const { PgBoss } = await import('pg-boss');
-    const boss = new PgBoss({
-      connectionString: options.databaseUrl,
-      schema: QUEUE_SCHEMA,
-      max: 4,
-      application_name: 'boxoffice-webhooks',
-      useListenNotify: true,
-      schedule: false,
+    await this.#queue.start();
+    await this.#queue.createQueue(DELIVERY_QUEUE, {
+      ...this.#recovery,
+      // Longer than a batch can take (DELIVERY_BATCH timeouts): past it the job is retried.
+      expireInSeconds: Math.max(60, Math.ceil((DELIVERY_BATCH * options.timeoutMs) / 1000) + 60),
+      // Attempts are kept in webhook_attempts; the queue's own rows need not stay long.
+      deleteAfterSeconds: 24 * 3600,
+      retentionSeconds: 14 * 24 * 3600,
     });
-    this.#boss = boss;
-    boss.on('error', (error: unknown) =>
-      options.logger.warn({ err: error }, 'webhook queue error'),
-    );
-    await boss.start();
-    if (!(await boss.getQueue(DELIVERY_QUEUE))) {
-      await boss
-        .createQueue(DELIVERY_QUEUE, {
-          ...this.#recovery,
-          // Longer than a batch can take (DELIVERY_BATCH timeouts): past it the job is retried.
-          expireInSeconds: Math.max(
-            60,
-            Math.ceil((DELIVERY_BATCH * options.timeoutMs) / 1000) + 60,
-          ),
-          // Attempts are kept in webhook_attempts; the queue's own rows need not stay long.
-          deleteAfterSeconds: 24 * 3600,
-          retentionSeconds: 14 * 24 * 3600,
-          notify: true,
-        })
-        .catch(async (error: unknown) => {
-          // Another replica created it at the same moment.
-          if (!(await boss.getQueue(DELIVERY_QUEUE))) throw error;
-        });
-    }
-    await boss.work<
-      JobData,
-      unknown,
-      {
-        batchSize: number;
-        perJobResults: true;
-        pollingIntervalSeconds: number;
-        notifyPollingIntervalSeconds: number;
-        burstWhenBatchFull: true;
-      }
-    >(
+    await this.#queue.work<JobData>(
       DELIVERY_QUEUE,
-      {
-        batchSize: DELIVERY_BATCH,
-        perJobResults: true,
-        pollingIntervalSeconds: 0.5,
-        // New jobs wake the worker at once (NOTIFY); retries falling due are found by this poll.
-        notifyPollingIntervalSeconds: 1,
-        burstWhenBatchFull: true,
-      },
-      async (jobs): Promise<JobResult[]> =>
-        (await work(jobs)).map(({ id, ok, error }) =>
-          ok ? { id, status: 'completed' } : { id, status: 'failed', output: { error } },
-        ),
+      { batchSize: DELIVERY_BATCH, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true },
+      work,
     );
   }
 
@@ -163,15 +115,8 @@ export class DeliveryQueue {
    * not, with the messages they are for.
    */
   async insert(client: PoolClient, jobs: NewJob[]): Promise<void> {
-    if (jobs.length === 0) return;
-    const db: Db = { executeSql: (text, values) => client.query(text, values) };
     // Set on each job: a queue made by an earlier version has pg-boss's backoff as its default.
-    const recovery = this.#recovery;
-    await this.#started.insert(
-      DELIVERY_QUEUE,
-      jobs.map((job) => ({ ...job, ...recovery })),
-      { db },
-    );
+    await this.#queue.insert(client, DELIVERY_QUEUE, jobs, this.#recovery);
   }
 
   /**
@@ -188,6 +133,6 @@ export class DeliveryQueue {
 
   /** Lets the batches in hand finish (within `timeoutMs`), and closes pg-boss's pool. */
   async stop(timeoutMs: number): Promise<void> {
-    await this.#boss?.stop({ graceful: true, timeout: Math.max(1000, timeoutMs), close: true });
+    await this.#queue.stop(timeoutMs);
   }
 }

@@ -1,0 +1,107 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PoolClient } from 'pg';
+import { JobQueue, type JobOutcome, type QueuedJob, type QueueLogger } from '../../db/job-queue';
+import { runExport } from './export-runner';
+import { failExport } from './export.repository';
+import type { ExportQueue } from './export.service';
+
+export const EXPORT_QUEUE = 'export';
+
+interface ExportJob {
+  export_id: string;
+}
+
+/**
+ * A job that fails (its run threw) is retried twice, 10 s apart; one whose process died stops
+ * sending heartbeats and is retried after HEARTBEAT_SECONDS. Each try makes the file from scratch.
+ */
+const RETRY = { retryLimit: 2, retryDelay: 10, retryBackoff: false };
+const HEARTBEAT_SECONDS = 10;
+/** A run still going after this long is given up and retried: far past any list's size. */
+const EXPIRE_SECONDS = 60 * 60;
+
+/**
+ * How long an export may stay not done before the sweep marks it failed: past every try of its
+ * job (each bounded by EXPIRE_SECONDS) with their delays.
+ */
+export const STALLED_AFTER_MS = (RETRY.retryLimit + 1) * (EXPIRE_SECONDS + RETRY.retryDelay) * 1000;
+
+export interface ExportJobsOptions {
+  databaseUrl: string;
+  logger: QueueLogger;
+  /** The ORM's entity manager (its pool) the runs read and write with. */
+  em: EntityManager;
+  /** How long a file is kept once made. */
+  retentionMs: number;
+  /** Exports this process makes at once (0: it makes none, only adds jobs). */
+  concurrency: number;
+  /** Seconds between the queue's checks for jobs whose process died. */
+  monitorIntervalSeconds?: number;
+}
+
+/**
+ * The export queue: every replica adds jobs to it, and each one that makes exports (`concurrency`
+ * above 0) takes its share. An export is made in this process, on the event loop between awaits:
+ * the rows come from the database in batches, and compressing them (the heavy part) runs on
+ * libuv's thread pool (zlib), so a request waits at most for the rendering of one batch.
+ */
+export class ExportJobs implements ExportQueue {
+  readonly #options: ExportJobsOptions;
+  readonly #queue: JobQueue;
+
+  constructor(options: ExportJobsOptions) {
+    this.#options = options;
+    this.#queue = new JobQueue({
+      databaseUrl: options.databaseUrl,
+      logger: options.logger,
+      applicationName: 'boxoffice-exports',
+      poolSize: 2,
+      monitorIntervalSeconds: options.monitorIntervalSeconds,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.#queue.start();
+    await this.#queue.createQueue(EXPORT_QUEUE, {
+      ...RETRY,
+      expireInSeconds: EXPIRE_SECONDS,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+      deleteAfterSeconds: 24 * 3600,
+      retentionSeconds: 7 * 24 * 3600,
+    });
+    if (this.#options.concurrency > 0) {
+      await this.#queue.work<ExportJob>(
+        EXPORT_QUEUE,
+        { batchSize: 1, localConcurrency: this.#options.concurrency, pollingIntervalSeconds: 2 },
+        (jobs) => Promise.all(jobs.map((job) => this.#run(job))),
+      );
+    }
+  }
+
+  enqueue(client: PoolClient, id: string): Promise<void> {
+    return this.#queue.insert<ExportJob>(client, EXPORT_QUEUE, [{ data: { export_id: id } }], RETRY);
+  }
+
+  async #run(job: QueuedJob<ExportJob>): Promise<JobOutcome> {
+    const { em, logger, retentionMs } = this.#options;
+    const id = job.data.export_id;
+    try {
+      await runExport(em, id, { retentionMs });
+      return { id: job.id, ok: true };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn({ err: error, exportId: id, retry: job.retryCount }, 'export run failed');
+      if (job.retryCount >= RETRY.retryLimit) {
+        // The last try: the export says so, and the job is done.
+        await failExport(em, id, 'the export could not be made; make a new export', new Date());
+        return { id: job.id, ok: true };
+      }
+      return { id: job.id, ok: false, error: message };
+    }
+  }
+
+  /** Lets the runs in hand finish (within `timeoutMs`); a run cut off is made again elsewhere. */
+  stop(timeoutMs: number): Promise<void> {
+    return this.#queue.stop(timeoutMs);
+  }
+}
