@@ -174,17 +174,22 @@ export function createApp(deps: AppDeps): express.Express {
     next();
   });
   api.use(ownPathMethods);
-  createExpressEndpoints(contract, publicRouter(metrics.scanned, webhookUrls, deps.exportQueue), api, {
-    logInitialization: false,
-    jsonQuery: false,
-    responseValidation: false,
-    globalMiddleware: [
-      apiAccess(rateLimits, attemptLimits.apiAuthFailures, metrics.rateLimited),
-      jsonBody(deps.bodyLimitBytes),
-      idempotencyKey,
-    ],
-    requestValidationErrorHandler: (error, _req, _res, next) => next(error),
-  });
+  createExpressEndpoints(
+    contract,
+    publicRouter(metrics.scanned, webhookUrls, deps.exportQueue),
+    api,
+    {
+      logInitialization: false,
+      jsonQuery: false,
+      responseValidation: false,
+      globalMiddleware: [
+        apiAccess(rateLimits, attemptLimits.apiAuthFailures, metrics.rateLimited),
+        jsonBody(deps.bodyLimitBytes),
+        idempotencyKey,
+      ],
+      requestValidationErrorHandler: (error, _req, _res, next) => next(error),
+    },
+  );
   // Unmatched requests end inside this router: falling out of it, an OPTIONS request for a known
   // path would get the router's automatic plain-text answer instead of the JSON 404.
   api.use(notFoundHandler);

@@ -56,6 +56,8 @@ export interface TestServerOptions {
   requestLog?: AppDeps['requestLog'];
   /** The app's metrics; a registry of its own by default. */
   metrics?: Metrics;
+  /** Where `POST /exports` hands its exports (an `ExportJobs`); none by default (a 503). */
+  exportQueue?: AppDeps['exportQueue'];
 }
 
 /** The real app on an ephemeral port, over real HTTP. */
@@ -79,6 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     openApiFile: options.openApiFile,
     requestLog: options.requestLog,
     metrics: options.metrics,
+    exportQueue: options.exportQueue,
   });
   const server: Server = await new Promise((resolve) => {
     const s = createServer(checkedResponses(app)).listen(0, '127.0.0.1', () => resolve(s));

@@ -85,7 +85,8 @@ export class JobQueue {
   }
 
   get #started(): PgBoss {
-    if (!this.#boss) throw new Error(`the job queue (${this.#options.applicationName}) is not started`);
+    if (!this.#boss)
+      throw new Error(`the job queue (${this.#options.applicationName}) is not started`);
     return this.#boss;
   }
 
@@ -146,7 +147,7 @@ export class JobQueue {
         perJobResults: true,
         pollingIntervalSeconds: options.pollingIntervalSeconds,
         // New jobs wake the worker at once (NOTIFY); retries falling due are found by this poll.
-        notifyPollingIntervalSeconds: 1,
+        notifyPollingIntervalSeconds: Math.max(1, options.pollingIntervalSeconds),
         burstWhenBatchFull: options.burstWhenBatchFull ?? false,
         localConcurrency: options.localConcurrency ?? 1,
       },

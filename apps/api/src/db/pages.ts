@@ -113,8 +113,7 @@ export interface ListRows<T extends Sortable> {
 /** The lists' default order: by creation, or by last change when syncing with `updated_since`. */
 export const listOrder = <T extends Sortable>(filters: {
   updated_since?: Date | undefined;
-}): (keyof T & string)[] =>
-  filters.updated_since ? ['updatedAt', 'id'] : ['createdAt', 'id'];
+}): (keyof T & string)[] => (filters.updated_since ? ['updatedAt', 'id'] : ['createdAt', 'id']);
 
 /** One page of a list's rows (`findPage`). */
 export const findListPage = <T extends Sortable>(

@@ -37,6 +37,8 @@ export function describeIssue(issue: ZodIssue, location: 'body' | 'query' | 'pat
     }
     case 'invalid_enum_value':
       return `${subject} must be one of: ${issue.options.join(', ')}`;
+    case 'invalid_union_discriminator':
+      return `${subject} must be one of: ${issue.options.map(String).join(', ')}`;
     case 'invalid_literal':
       return `${subject} must be ${JSON.stringify(issue.expected)}`;
     case 'unrecognized_keys': {

@@ -262,7 +262,11 @@ function errorHeaders(status: number, operation: OperationFacts): Json {
   }
   if ([409, 429, 503].includes(status)) headers['Retry-After'] = headerRef('RetryAfter');
   if (status === 416) {
-    headers['Content-Range'] = header('The size of the file: `bytes */<size>`.', { type: 'string' }, 'bytes */5123456');
+    headers['Content-Range'] = header(
+      'The size of the file: `bytes */<size>`.',
+      { type: 'string' },
+      'bytes */5123456',
+    );
   }
   if (operation.method === 'POST' && [404, 422].includes(status)) {
     headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');

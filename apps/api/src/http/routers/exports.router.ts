@@ -146,9 +146,14 @@ export const exportsRouter = (queue: ExportQueue | undefined) =>
     create: ({ body, res }) =>
       write(res, async (tx) => {
         if (!queue) {
-          throw new AppError(503, 'service_unavailable', 'Exports are not available on this server', {
-            'Retry-After': '60',
-          });
+          throw new AppError(
+            503,
+            'service_unavailable',
+            'Exports are not available on this server',
+            {
+              'Retry-After': '60',
+            },
+          );
         }
         return {
           status: 202 as const,

@@ -1,8 +1,4 @@
-import {
-  EXPORT_ROW_SCHEMAS,
-  type ExportFormat,
-  type ExportResource,
-} from '@boxoffice/contract';
+import { EXPORT_ROW_SCHEMAS, type ExportFormat, type ExportResource } from '@boxoffice/contract';
 import type { z } from 'zod';
 
 /**
@@ -26,7 +22,11 @@ interface Column {
 function objectShape(schema: z.ZodTypeAny): z.ZodRawShape | undefined {
   let inner: z.ZodTypeAny = schema;
   for (;;) {
-    const def = inner._def as { typeName?: string; innerType?: z.ZodTypeAny; schema?: z.ZodTypeAny };
+    const def = inner._def as {
+      typeName?: string;
+      innerType?: z.ZodTypeAny;
+      schema?: z.ZodTypeAny;
+    };
     if (def.typeName === 'ZodObject') {
       const shape = (inner as z.AnyZodObject).shape;
       return Object.keys(shape).length > 0 ? shape : undefined;
@@ -92,6 +92,7 @@ export function rowWriter(resource: ExportResource, format: ExportFormat): RowWr
   const columns = csvColumns(resource);
   return {
     header: () => `${columns.map((column) => cell(column.name)).join(',')}\r\n`,
-    line: (object) => `${columns.map((column) => cell(valueAt(object, column.path))).join(',')}\r\n`,
+    line: (object) =>
+      `${columns.map((column) => cell(valueAt(object, column.path))).join(',')}\r\n`,
   };
 }

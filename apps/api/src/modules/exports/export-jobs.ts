@@ -37,6 +37,8 @@ export interface ExportJobsOptions {
   concurrency: number;
   /** Seconds between the queue's checks for jobs whose process died. */
   monitorIntervalSeconds?: number;
+  /** Text per chunk of a file (CHUNK_BYTES by default; smaller in tests, for many chunks). */
+  chunkBytes?: number;
 }
 
 /**
@@ -72,21 +74,26 @@ export class ExportJobs implements ExportQueue {
     if (this.#options.concurrency > 0) {
       await this.#queue.work<ExportJob>(
         EXPORT_QUEUE,
-        { batchSize: 1, localConcurrency: this.#options.concurrency, pollingIntervalSeconds: 2 },
+        { batchSize: 1, localConcurrency: this.#options.concurrency, pollingIntervalSeconds: 1 },
         (jobs) => Promise.all(jobs.map((job) => this.#run(job))),
       );
     }
   }
 
   enqueue(client: PoolClient, id: string): Promise<void> {
-    return this.#queue.insert<ExportJob>(client, EXPORT_QUEUE, [{ data: { export_id: id } }], RETRY);
+    return this.#queue.insert<ExportJob>(
+      client,
+      EXPORT_QUEUE,
+      [{ data: { export_id: id } }],
+      RETRY,
+    );
   }
 
   async #run(job: QueuedJob<ExportJob>): Promise<JobOutcome> {
-    const { em, logger, retentionMs } = this.#options;
+    const { em, logger, retentionMs, chunkBytes } = this.#options;
     const id = job.data.export_id;
     try {
-      await runExport(em, id, { retentionMs });
+      await runExport(em, id, { retentionMs, chunkBytes });
       return { id: job.id, ok: true };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -5,19 +5,25 @@ import { exec, statement } from '../../db/driver';
 /** Every statement on `exports` beside the ORM's, and every one on `export_chunks`. */
 
 /**
- * Holds the organisation's export lock until the transaction ends, then counts its exports not
- * yet done: two requests at once cannot both see room for one more.
+ * The organisation's export lock, held until the transaction ends: two requests at once cannot
+ * both see room for one more. The count is a statement of its own, after it: a statement sees the
+ * rows committed when it began, before it waited.
  */
-const LOCK_AND_COUNT_ACTIVE = statement<{ active: string }, { organisationId: string }>(
-  `select count(*) as active
-     from (select pg_advisory_xact_lock(hashtextextended('exports:' || $1, 0))) as locked,
-          "exports"
+const LOCK_EXPORTS = statement<never, { organisationId: string }>(
+  `select pg_advisory_xact_lock(hashtextextended('exports:' || $1, 0))`,
+  (v) => [v.organisationId],
+);
+
+const COUNT_ACTIVE = statement<{ active: string }, { organisationId: string }>(
+  `select count(*) as active from "exports"
     where "organisation_id" = $1 and "status" in ('pending', 'running')`,
   (v) => [v.organisationId],
 );
 
+/** Takes the organisation's export lock, then counts its exports not yet done. */
 export async function lockAndCountActive(em: EntityManager, organisationId: string) {
-  const [row] = await exec(em, LOCK_AND_COUNT_ACTIVE, { organisationId });
+  await exec(em, LOCK_EXPORTS, { organisationId });
+  const [row] = await exec(em, COUNT_ACTIVE, { organisationId });
   return Number(row?.active ?? 0);
 }
 

@@ -11,12 +11,7 @@ import { AppError, conflict } from '../../core/errors';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { inTransaction, transactionClient } from '../../db/driver';
 import { getOwned } from '../../db/owned';
-import {
-  findPage,
-  listOrder,
-  type Page,
-  type PageRequest,
-} from '../../db/pages';
+import { findPage, listOrder, type Page, type PageRequest } from '../../db/pages';
 import { Export } from './export.entity';
 import {
   chunkData,
@@ -52,7 +47,8 @@ export interface ExportQueue {
 }
 
 /** A filter's value as the export renders it: times in ISO-8601 UTC, the rest as parsed. */
-const wireValue = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
+const wireValue = (value: unknown): unknown =>
+  value instanceof Date ? value.toISOString() : value;
 
 /** The contract's parse of the filters (status lists, `Date`s, booleans), as stored and shown. */
 export const storedFilters = (filters: Record<string, unknown> | undefined) =>
@@ -163,11 +159,7 @@ export async function openExportFile(
 }
 
 /** One chunk of an open file (its gzip member): a 410 if the file was removed meanwhile. */
-export async function readChunk(
-  em: EntityManager,
-  file: ExportFile,
-  seq: number,
-): Promise<Buffer> {
+export async function readChunk(em: EntityManager, file: ExportFile, seq: number): Promise<Buffer> {
   const data = await chunkData(em, file.row.id, file.runId, seq);
   if (!data) throw gone(file.row.id);
   return data;
