@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { contract } from '@boxoffice/contract';
 import { describe, expect, it } from 'vitest';
 import { harness, TEST_BASE_URL } from '../../test/harness';
 import { error, item, json, rateLimitHeaders, type Reply } from '../../test/scripted-fetch';
@@ -113,6 +114,31 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe('exports.create, get and list', () => {
+  it('has a method for each of the contract’s exports routes, on its method and path', async () => {
+    const { client, script } = harness(
+      {},
+      item(exportOf(), 202),
+      json(200, { data: [], total: 0, page: 1, limit: 20, next_cursor: null }),
+      item(exportOf()),
+      fileReply(fileBytes),
+    );
+    await client.exports.create({ resource: 'tickets' });
+    await client.exports.list();
+    await client.exports.get('exp_1');
+    await client.exports.download('exp_1');
+    const sent = script.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+    const routes = [
+      contract.exports.create,
+      contract.exports.list,
+      contract.exports.get,
+      contract.exports.file,
+    ];
+    expect(sent).toEqual(
+      routes.map((route) => `${route.method} /api/v1${route.path.replace(':id', 'exp_1')}`),
+    );
+    expect(Object.keys(contract.exports).sort()).toEqual(['create', 'file', 'get', 'list']);
+  });
+
   it('creates an export of a list with its filters, as one POST with an idempotency key', async () => {
     const { client, script } = harness({}, item(exportOf(), 202));
     const exp = await client.exports.create({
