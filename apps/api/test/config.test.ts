@@ -53,6 +53,8 @@ describe('loadConfig', () => {
       REQUEST_LOG: 'on',
       REQUEST_LOG_RETENTION_DAYS: 14,
       REQUEST_LOG_BUFFER_RECORDS: 10000,
+      EXPORT_RETENTION_HOURS: 24,
+      EXPORT_CONCURRENCY: 1,
     });
   });
 
@@ -72,6 +74,8 @@ describe('loadConfig', () => {
       AUTH_FAILURES_PER_MINUTE: '500',
       REQUEST_LOG: 'off',
       REQUEST_LOG_RETENTION_DAYS: '30',
+      EXPORT_RETENTION_HOURS: '72',
+      EXPORT_CONCURRENCY: '0',
       HOME: '/root',
     });
     expect(config).toMatchObject({
@@ -92,6 +96,8 @@ describe('loadConfig', () => {
       AUTH_FAILURES_PER_MINUTE: 500,
       REQUEST_LOG: 'off',
       REQUEST_LOG_RETENTION_DAYS: 30,
+      EXPORT_RETENTION_HOURS: 72,
+      EXPORT_CONCURRENCY: 0,
     });
     expect(config).not.toHaveProperty('HOME');
   });
@@ -121,6 +127,8 @@ describe('loadConfig', () => {
     [{ REDIS_KEY_PREFIX: 'a b' }, 'REDIS_KEY_PREFIX: must be 1 to 64 letters, digits, _ . or -'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: must be at least 16 characters'],
     [{ PORT: '9100', METRICS_PORT: '9100' }, 'METRICS_PORT: must differ from PORT'],
+    [{ EXPORT_RETENTION_HOURS: '0' }, 'EXPORT_RETENTION_HOURS: must be at least 1'],
+    [{ EXPORT_CONCURRENCY: 'two' }, 'EXPORT_CONCURRENCY: must be a whole number'],
   ])('refuses %o, naming the variable', (env, message) => {
     const text = failure(env);
     expect(text).toMatch(/^Invalid configuration:\n {2}/);

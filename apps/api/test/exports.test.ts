@@ -262,11 +262,7 @@ describe('an export', () => {
     expect(header).toEqual(Object.keys(listed[0]));
     expect(rows).toHaveLength(listed.length);
     const cellOf = (value: unknown): string =>
-      value === null
-        ? ''
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value as string | number | boolean);
+      value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
     expect(rows).toEqual(listed.map((item) => header!.map((name) => cellOf(item[name]))));
     // The answers are a JSON array in one cell, quoted for its commas and quotes.
     expect(file.body.toString('utf8')).toContain(
@@ -556,10 +552,10 @@ describe('an export under concurrent writes, then a sync from its checkpoint', (
       orders.push((await addOrder(tenant.organisationId, fixture.tier, { tickets: 40 })).order.id);
     }
     // Writers: new orders (new tickets) and cancellations (tickets changed), until told to stop.
-    let writing = true;
+    const state = { writing: true };
     let writes = 0;
     const writer = (async () => {
-      while (writing) {
+      while (state.writing) {
         const added = await addOrder(tenant.organisationId, fixture.tier, { tickets: 2 });
         const victim = orders.shift();
         if (victim) await cancelFixtureOrder(tenant.organisationId, victim);
@@ -570,7 +566,7 @@ describe('an export under concurrent writes, then a sync from its checkpoint', (
     await new Promise((resolve) => setTimeout(resolve, 100));
     const done = await exportOf(tenant, { resource: 'tickets' });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    writing = false;
+    state.writing = false;
     await writer;
     expect(writes).toBeGreaterThan(2);
 

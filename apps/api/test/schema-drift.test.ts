@@ -7,7 +7,7 @@ import { createScratchDatabase } from './setup';
 /**
  * Differences the entities cannot express, each left out by name:
  * - tables no entity maps: their services write them in plain SQL (the change log, the stored
- *   idempotent answers, the request log and its daily partitions);
+ *   idempotent answers, the request log and its daily partitions, the chunks of export files);
  * - foreign keys, which only the migrations declare: an entity holds another row's id as a plain
  *   value, since a module maps its own tables only.
  */
@@ -15,6 +15,7 @@ const TABLES_WITHOUT_ENTITY = [
   'change_records',
   'idempotency_records',
   'server_secrets',
+  'export_chunks',
   'webhook_endpoints',
   'webhook_messages',
   'webhook_attempts',

@@ -60,8 +60,8 @@ export interface JobQueueOptions {
   applicationName: string;
   /** Its pool's size. */
   poolSize: number;
-  /** Seconds between pg-boss's checks for jobs past their expiry or heartbeat. */
-  monitorIntervalSeconds?: number;
+  /** Seconds between pg-boss's checks for jobs past their expiry or heartbeat (60 by default). */
+  checkIntervalSeconds?: number;
 }
 
 export interface WorkOptions {
@@ -102,9 +102,12 @@ export class JobQueue {
       application_name: options.applicationName,
       useListenNotify: true,
       schedule: false,
-      ...(options.monitorIntervalSeconds === undefined
+      ...(options.checkIntervalSeconds === undefined
         ? {}
-        : { monitorIntervalSeconds: options.monitorIntervalSeconds }),
+        : {
+            superviseIntervalSeconds: options.checkIntervalSeconds,
+            monitorIntervalSeconds: options.checkIntervalSeconds,
+          }),
     });
     this.#boss = boss;
     boss.on('error', (error: unknown) =>

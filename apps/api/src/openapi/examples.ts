@@ -909,6 +909,26 @@ export const errorExamples: Readonly<Record<string, ErrorExample>> = {
     'endpoint_limit_reached',
     'an organisation has at most 20 webhook endpoints; delete one first',
   ),
+  too_many_exports: error(
+    409,
+    'too_many_exports',
+    'At most 3 exports may be pending or running at once; wait for one to finish.',
+  ),
+  export_not_ready: error(
+    409,
+    'export_not_ready',
+    `export ${EXPORT_ID} is running: its file is not ready yet; poll the export until its status is ready`,
+  ),
+  export_expired: error(
+    410,
+    'export_expired',
+    `The file of export ${EXPORT_ID} was removed after its retention; make a new export.`,
+  ),
+  range_not_satisfiable: error(
+    416,
+    'range_not_satisfiable',
+    'The range bytes=9000- starts past the end of the file (710 bytes).',
+  ),
   body_too_large: error(
     413,
     'body_too_large',

@@ -37,14 +37,6 @@ export class Migration20261209000000_exports extends Migration {
     this.addSql(
       `create index "exports_org_updated_index" on "exports" ("organisation_id", "updated_at", "id");`,
     );
-    // The few exports not yet done, per organisation (the limit on those running), and those whose
-    // file is due for removal.
-    this.addSql(
-      `create index "exports_active_index" on "exports" ("organisation_id") where "status" in ('pending', 'running');`,
-    );
-    this.addSql(
-      `create index "exports_expiry_index" on "exports" ("expires_at") where "status" = 'ready';`,
-    );
     this.addSql(`
       create table "export_chunks" (
         "export_id" text collate "C" not null references "exports" ("id") on delete cascade,

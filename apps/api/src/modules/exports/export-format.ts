@@ -28,7 +28,7 @@ function objectShape(schema: z.ZodTypeAny): z.ZodRawShape | undefined {
       schema?: z.ZodTypeAny;
     };
     if (def.typeName === 'ZodObject') {
-      const shape = (inner as z.AnyZodObject).shape;
+      const shape: z.ZodRawShape = (inner as z.ZodObject<z.ZodRawShape>).shape;
       return Object.keys(shape).length > 0 ? shape : undefined;
     }
     const next = def.innerType ?? def.schema;

@@ -35,8 +35,7 @@ export interface ExportJobsOptions {
   retentionMs: number;
   /** Exports this process makes at once (0: it makes none, only adds jobs). */
   concurrency: number;
-  /** Seconds between the queue's checks for jobs whose process died. */
-  monitorIntervalSeconds?: number;
+
   /** Text per chunk of a file (CHUNK_BYTES by default; smaller in tests, for many chunks). */
   chunkBytes?: number;
 }
@@ -58,7 +57,8 @@ export class ExportJobs implements ExportQueue {
       logger: options.logger,
       applicationName: 'boxoffice-exports',
       poolSize: 2,
-      monitorIntervalSeconds: options.monitorIntervalSeconds,
+      // A job whose process died is found within this long after its heartbeat stopped.
+      checkIntervalSeconds: HEARTBEAT_SECONDS,
     });
   }
 
