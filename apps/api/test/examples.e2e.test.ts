@@ -477,6 +477,10 @@ describe('examples/export-sync', () => {
     'livemode',
   ];
 
+  // Ids compared as SQLite's `order by` compares them: code unit by code unit.
+  const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0;
+
   /** The example's SQLite copy, one object per ticket, by id. */
   function localTickets(file: string): Record<string, unknown>[] {
     const db = new DatabaseSync(file, { readOnly: true });
@@ -497,7 +501,7 @@ describe('examples/export-sync', () => {
     expect(list.body.next_cursor).toBeNull();
     return (list.body.data as Record<string, unknown>[])
       .map((ticket) => Object.fromEntries(COLUMNS.map((column) => [column, ticket[column]])))
-      .sort((a, b) => String(a.id).localeCompare(String(b.id), 'en'));
+      .sort(byId);
   }
 
   it('copies the tickets with an export, then syncs only what changed since, equal to the list', async () => {
