@@ -3,9 +3,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../src/db/embedded';
+import { ExportJobs } from '../src/modules/exports/export-jobs';
 import { createEndpoint } from '../src/modules/webhooks/webhook-endpoint.service';
 import { placeOrder } from '../src/modules/orders/order.service';
 import type { Ticket } from '../src/modules/tickets/ticket.entity';
@@ -30,6 +33,7 @@ const examplesDir = fileURLToPath(new URL('../../../examples/', import.meta.url)
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 let server: TestServer;
+let exportJobs: ExportJobs;
 let organisationId: string;
 let key: string;
 let workDir: string;
@@ -153,7 +157,16 @@ function csvRecords(text: string): Record<string, string>[] {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Exports are made in this process, as a server's export jobs make them.
+  exportJobs = new ExportJobs({
+    databaseUrl: inject('databaseUrl'),
+    logger: pino({ level: 'silent' }),
+    em: (await getTestOrm()).em,
+    retentionMs: 24 * 3600_000,
+    concurrency: 1,
+  });
+  await exportJobs.start();
+  server = await startTestServer({ exportQueue: exportJobs });
   const tenant = await createTenant();
   key = tenant.key;
   organisationId = tenant.organisationId;
@@ -203,11 +216,12 @@ beforeAll(async () => {
 afterAll(async () => {
   // Unset where beforeAll failed before it got to it.
   await (server as TestServer | undefined)?.close();
+  await (exportJobs as ExportJobs | undefined)?.stop(5_000);
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
 describe('examples: command lines', () => {
-  it.each(['door-checkin', 'sync-orders', 'sales-dashboard'])(
+  it.each(['door-checkin', 'sync-orders', 'sales-dashboard', 'export-sync'])(
     '%s: --help prints the usage; a wrong option, what is wrong and the usage, with exit code 2',
     async (name) => {
       const help = await runExample(name, ['--help']);
@@ -442,6 +456,98 @@ describe('examples/sync-orders', () => {
     });
     // Orders of the overlap minute come again, each once.
     expect(new Set(changed.map((row) => row.order_id)).size).toBe(changed.length);
+  });
+});
+
+describe('examples/export-sync', () => {
+  const COLUMNS = [
+    'id',
+    'event_id',
+    'order_id',
+    'tier_id',
+    'attendee_id',
+    'code',
+    'status',
+    'price',
+    'currency',
+    'checked_in_at',
+    'voided_at',
+    'created_at',
+    'updated_at',
+    'livemode',
+  ];
+
+  // Ids compared as SQLite's `order by` compares them: code unit by code unit.
+  const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0;
+
+  /** The example's SQLite copy, one object per ticket, by id. */
+  function localTickets(file: string): Record<string, unknown>[] {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const rows = db.prepare(`select ${COLUMNS.join(', ')} from tickets order by id`).all();
+      return rows.map((row) => ({ ...row, livemode: row.livemode === 1 }));
+    } finally {
+      db.close();
+    }
+  }
+
+  /** The event's tickets as the API lists them, with the columns the copy keeps, by id. */
+  async function serverTickets(eventId: string): Promise<Record<string, unknown>[]> {
+    const list = await call(server, 'GET', `/api/v1/tickets?event_id=${eventId}&limit=100`, {
+      key,
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.next_cursor).toBeNull();
+    return (list.body.data as Record<string, unknown>[])
+      .map((ticket) => Object.fromEntries(COLUMNS.map((column) => [column, ticket[column]])))
+      .sort(byId);
+  }
+
+  it('copies the tickets with an export, then syncs only what changed since, equal to the list', async () => {
+    // An event of its own: the gala's tickets are counted by the other examples' tests.
+    const night = await buildEvent(organisationId, { tickets: 6, name: 'Export Night' });
+    const db = path.join(workDir, 'night.db');
+    const args = ['--event', night.event.id, '--db', db];
+
+    const first = await runExample('export-sync', args);
+    expect(first.code, first.stderr).toBe(0);
+    const exportId = /^Export (exp_\w+) of the tickets of evt_\w+: pending, waiting/m.exec(
+      first.stdout,
+    )?.[1];
+    expect(exportId, first.stdout).toBeDefined();
+    expect(first.stdout).toContain(`Copied 6 tickets from export ${exportId} (6 rows, `);
+    const checkpoint = /^Sync checkpoint: (\S+)$/m.exec(first.stdout)?.[1];
+    const made = await call(server, 'GET', `/api/v1/exports/${exportId}`, { key });
+    expect(made.body.data).toMatchObject({ status: 'ready', row_count: 6 });
+    expect(checkpoint).toBe(made.body.data.sync_checkpoint);
+    expect(localTickets(db)).toEqual(await serverTickets(night.event.id));
+
+    // Changes after the export: a guest checked in through the API, and a new order's tickets.
+    const guest = night.tickets[0]!;
+    const checkin = await call(server, 'POST', '/api/v1/checkins', {
+      key,
+      body: { ticket_id: guest.id },
+    });
+    expect(checkin.status, JSON.stringify(checkin.body)).toBe(201);
+    await addOrder(organisationId, night.tier, { tickets: 2 });
+
+    const second = await runExample('export-sync', args);
+    expect(second.code, second.stderr).toBe(0);
+    // The tickets of the minute before the checkpoint come again: upserted, unchanged.
+    expect(second.stdout).toContain(
+      `Synced the tickets of ${night.event.id} changed since ${checkpoint}: 2 new, 1 changed, 5 unchanged; 8 tickets in ${db}.`,
+    );
+    const next = /^Sync checkpoint: (\S+)$/m.exec(second.stdout)?.[1];
+    expect(Date.parse(next!)).toBeGreaterThan(Date.parse(checkpoint!));
+    const local = localTickets(db);
+    expect(local).toEqual(await serverTickets(night.event.id));
+    expect(local.find((ticket) => ticket.id === guest.id)?.status).toBe('checked_in');
+
+    // Another event's tickets are not this database's.
+    const other = await runExample('export-sync', ['--event', gala.event.id, '--db', db]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`holds the tickets of ${night.event.id}`);
   });
 });
 

@@ -34,6 +34,9 @@ const ENUMS = [
   ['PayoutStatus', "A payout's status."],
   ['WebhookEndpointStatus', "A webhook endpoint's status."],
   ['WebhookSubscription', 'What a webhook endpoint subscribes to: an event type, or `*` for all.'],
+  ['ExportResource', 'The lists an export can copy.'],
+  ['ExportFormat', "An export file's format."],
+  ['ExportStatus', "An export's status."],
 ].map(([name, text]) => [name, `${name}Schema`, text]);
 
 /**
@@ -68,6 +71,16 @@ const TYPES = [
   ['WebhookEndpointListParams', 'WebhookEndpointListQuerySchema', 'input'],
   ['WebhookEndpointCreateParams', 'WebhookEndpointCreateSchema', 'input'],
   ['WebhookEndpointUpdateParams', 'WebhookEndpointUpdateSchema', 'input'],
+  ['Export', 'ExportSchema', 'output'],
+  ['ExportListParams', 'ExportListQuerySchema', 'input'],
+  // Each list's filters, as an export of it takes them; `exports.ts` pairs them with `resource`.
+  ['EventExportFilters', 'EventExportFiltersSchema', 'input'],
+  ['TierExportFilters', 'TierExportFiltersSchema', 'input'],
+  ['OrderExportFilters', 'OrderExportFiltersSchema', 'input'],
+  ['TicketExportFilters', 'TicketExportFiltersSchema', 'input'],
+  ['AttendeeExportFilters', 'AttendeeExportFiltersSchema', 'input'],
+  ['CheckinExportFilters', 'CheckinExportFiltersSchema', 'input'],
+  ['PayoutExportFilters', 'PayoutExportFiltersSchema', 'input'],
   ['TestOrder', 'TestOrderSchema', 'output'],
   ['TestOrderCreateParams', 'TestOrderCreateSchema', 'input'],
   ['TestPayoutAdvanceParams', 'TestPayoutAdvanceSchema', 'input'],

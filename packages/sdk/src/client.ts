@@ -10,6 +10,7 @@ import { isLogLevel, leveled, type Logger, type LogLevel } from './internal/log'
 import { Attendees } from './resources/attendees';
 import { Checkins } from './resources/checkins';
 import { Events } from './resources/events';
+import { Exports } from './resources/exports';
 import { Orders } from './resources/orders';
 import { Payouts } from './resources/payouts';
 import { TestHelpers } from './resources/test-helpers';
@@ -106,6 +107,11 @@ export class Boxoffice {
   /** Webhook endpoints: `list`, `get`, `create`, `update`, `delete` (with the `write` scope). */
   readonly webhookEndpoints: WebhookEndpoints;
   /**
+   * Exports of whole lists into one file: `create`, `get`, `list`, `waitUntilReady`, `rows` (typed
+   * rows of an NDJSON file, streamed) and `download`.
+   */
+  readonly exports: Exports;
+  /**
    * Test helpers, for a test key (`bxo_test_…`) only: `orders.create`, `orders.refund`,
    * `payouts.advance`, `reset`.
    */
@@ -197,6 +203,7 @@ export class Boxoffice {
     this.checkins = new Checkins(this.engine, '/checkins');
     this.payouts = new Payouts(this.engine, '/payouts');
     this.webhookEndpoints = new WebhookEndpoints(this.engine, '/webhook_endpoints');
+    this.exports = new Exports(this.engine, '/exports');
     this.testHelpers = new TestHelpers(this.engine, '/test_helpers');
   }
 

@@ -10,6 +10,11 @@ export {
   BadRequestError,
   BoxofficeError,
   ConflictError,
+  ExportError,
+  ExportExpiredError,
+  ExportFailedError,
+  ExportFormatError,
+  ExportTimeoutError,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
@@ -36,6 +41,18 @@ export type {
   EventListParams,
   EventStatus,
   EventUpdateParams,
+  EventExportFilters,
+  TierExportFilters,
+  OrderExportFilters,
+  TicketExportFilters,
+  AttendeeExportFilters,
+  CheckinExportFilters,
+  PayoutExportFilters,
+  Export,
+  ExportFormat,
+  ExportListParams,
+  ExportResource,
+  ExportStatus,
   Order,
   OrderListParams,
   OrderStatus,
@@ -81,4 +98,14 @@ export type { Attendees } from './resources/attendees';
 export type { Checkins } from './resources/checkins';
 export type { Payouts } from './resources/payouts';
 export type { WebhookEndpoints } from './resources/webhook-endpoints';
+export type {
+  Exports,
+  ExportCreateParams,
+  ExportFilterParams,
+  ExportOf,
+  ExportRow,
+  ExportRows,
+  ExportRowsOptions,
+  ExportWaitOptions,
+} from './resources/exports';
 export type { TestHelpers, TestOrders, TestPayouts } from './resources/test-helpers';

@@ -98,6 +98,18 @@ describe('README', () => {
     expect(typeCheck(testing)).toBe('');
   }, 60_000);
 
+  it('has an exports example that type-checks in a new project, its rows typed', () => {
+    const exports = example('## Exports');
+    expect(exports).toContain('client.exports.rows(ready)');
+    expect(typeCheck(exports)).toBe('');
+    expect(typeCheck(exports.replace('ticket.code', 'ticket.total'))).toMatch(
+      /Property 'total' does not exist on type 'Ticket'/,
+    );
+    expect(
+      typeCheck(exports.replace("status: ['valid', 'checked_in']", "status: ['paid']")),
+    ).toMatch(/Type '"paid"' is not assignable/);
+  }, 60_000);
+
   it('has a door example that type-checks in a new project, and the DoorStore it describes', () => {
     const doors = example('## Doors: scanning offline');
     expect(doors).toContain("from '@boxoffice/sdk/doors'");

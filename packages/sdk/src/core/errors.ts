@@ -1,4 +1,5 @@
 import { parseRetryAfter } from './retry';
+import type { Export } from '../resources/types';
 
 /** The root of every error the SDK throws. */
 export class BoxofficeError extends Error {
@@ -287,4 +288,67 @@ export class UnexpectedResponseError extends APIError {
     this.url = options.url;
     this.contentType = contentType;
   }
+}
+
+/** Why an export gives no file: the export as last read, and its id. */
+export class ExportError extends BoxofficeError {
+  override name = 'ExportError';
+  /** The export's id, `exp_…`. */
+  readonly exportId: string;
+  /** The export as the client last read it, when it did. */
+  readonly export: Export | undefined;
+
+  /**
+   * `exportId` names the export in the message; `export` is the object as last read.
+   *
+   * @example
+   * ```ts
+   * const err = new ExportError('exp_…', 'The export exp_… is still running.');
+   * ```
+   */
+  constructor(exportId: string, message: string, exported?: Export, options?: { cause?: unknown }) {
+    super(message, options);
+    this.exportId = exportId;
+    this.export = exported;
+  }
+}
+
+/** The export failed on the server: `failureReason` says why. Create a new one to try again. */
+export class ExportFailedError extends ExportError {
+  override name = 'ExportFailedError';
+  /** The server's `failure_reason`. */
+  readonly failureReason: string | null;
+
+  constructor(exported: Export) {
+    super(
+      exported.id,
+      `The export ${exported.id} failed: ${exported.failure_reason ?? 'no reason given'}.`,
+      exported,
+    );
+    this.failureReason = exported.failure_reason;
+  }
+}
+
+/** The export's file was removed after its retention (24 hours): create a new export. */
+export class ExportExpiredError extends ExportError {
+  override name = 'ExportExpiredError';
+
+  constructor(exportId: string, exported?: Export, options?: { cause?: unknown }) {
+    super(
+      exportId,
+      `The export ${exportId}'s file was removed after its retention: create a new export.`,
+      exported,
+      options,
+    );
+  }
+}
+
+/** `waitUntilReady` gave up after its `timeoutMs`; the export goes on, and can be waited for again. */
+export class ExportTimeoutError extends ExportError {
+  override name = 'ExportTimeoutError';
+}
+
+/** `rows()` reads NDJSON exports only: a CSV export's file is for `download()`. */
+export class ExportFormatError extends ExportError {
+  override name = 'ExportFormatError';
 }

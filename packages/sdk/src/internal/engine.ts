@@ -126,6 +126,22 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** A success's body, not yet read: `Engine#open` hands it to the caller. */
+export interface OpenBody {
+  response: Response;
+  /** Gives up on the body: its reads reject (a stalled download, say). */
+  abort(): void;
+  /** Lets go of the caller's signal once the body is read or given up. */
+  done(): void;
+}
+
+/** One attempt's answer: its body as text, or (asked to stream, on a success) left unread. */
+interface Attempted {
+  response: Response;
+  text: string;
+  body?: OpenBody;
+}
+
 /** The longest delay a timer takes (about 24.8 days); longer ones would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -149,13 +165,40 @@ export class Engine {
     return `${this.config.baseURL}${path}${serializeQuery(input.query)}`;
   }
 
-  async send<T>(
+  send<T>(
     route: Route,
     input: RouteInput,
     options: RequestOptions = {},
     check?: ShapeCheck,
     onHeaders?: (response: Response) => void,
   ): Promise<RawAnswer<T>> {
+    return this.exchange<T>(route, input, options, { check, onHeaders });
+  }
+
+  /**
+   * A success whose body is left for the caller to read as it arrives (an export's file), sent as
+   * `send` sends: throttled, retried until an answer's headers arrive, errors thrown alike. Each
+   * attempt's `timeout` ends with the headers; the caller's `signal` still stops the body after.
+   */
+  async open(route: Route, input: RouteInput, options: RequestOptions = {}): Promise<OpenBody> {
+    const { body, response } = await this.exchange<undefined>(route, input, options, {
+      stream: true,
+    });
+    // `exchange` returns a success's unread body whenever it is asked to stream.
+    return body ?? { response, abort: () => undefined, done: () => undefined };
+  }
+
+  private async exchange<T>(
+    route: Route,
+    input: RouteInput,
+    options: RequestOptions,
+    how: {
+      check?: ShapeCheck | undefined;
+      onHeaders?: ((response: Response) => void) | undefined;
+      stream?: boolean;
+    },
+  ): Promise<RawAnswer<T> & { body?: OpenBody }> {
+    const { check, onHeaders } = how;
     checkRequestOptions(options);
     const { clock, retry: policy, logger } = this.config;
     const kind: RateLimitClass = route.method === 'GET' ? 'read' : 'write';
@@ -206,7 +249,7 @@ export class Engine {
       let failure: APIError;
       let delay: number | undefined;
       try {
-        let answer: { response: Response; text: string };
+        let answer: Attempted;
         try {
           answer = await this.attempt(
             url,
@@ -214,6 +257,7 @@ export class Engine {
             Math.min(timeout, timeLeft),
             options.signal,
             onHeaders,
+            how.stream ?? false,
           );
         } catch (error) {
           // Only requests the server answered count against the window.
@@ -228,6 +272,7 @@ export class Engine {
             `boxoffice: ${label} → ${response.status} in ${Math.round(clock.now() - started)} ms (attempt ${attempt + 1}${requestId ? `, request ${requestId}` : ''})`,
           );
         }
+        if (answer.body) return { data: undefined as T, response, text, body: answer.body };
         const parsed = parseBody(text);
         if (response.ok) {
           return { data: this.checked<T>(parsed, text, response, url, check), response, text };
@@ -300,15 +345,22 @@ export class Engine {
     timeout: number,
     signal: AbortSignal | undefined,
     onHeaders: ((response: Response) => void) | undefined,
-  ): Promise<{ response: Response; text: string }> {
+    stream: boolean,
+  ): Promise<Attempted> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeout);
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
+    let streaming = false;
     try {
       const response = await this.config.fetch(url, { ...init, signal: controller.signal });
       // A success's headers, before its body is read (a list walk asks for its next page then).
       if (response.ok) onHeaders?.(response);
+      if (stream && response.ok) {
+        streaming = true;
+        const done = () => signal?.removeEventListener('abort', onAbort);
+        return { response, text: '', body: { response, abort: () => controller.abort(), done } };
+      }
       // Read the body inside the timeout too: a server that stalls mid-body is a timeout.
       return { response, text: await response.text() };
     } catch (error) {
@@ -323,7 +375,7 @@ export class Engine {
       throw new APIConnectionError({ cause: error, url });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      if (!streaming) signal?.removeEventListener('abort', onAbort);
     }
   }
 

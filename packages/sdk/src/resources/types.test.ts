@@ -3,6 +3,7 @@ import type * as C from '@boxoffice/contract';
 import type { AppRoute, ClientInferRequest } from '@ts-rest/core';
 import type { Boxoffice } from '../client';
 import type { CheckinBatchItem, CheckinCreateParams } from './checkins';
+import type { ExportCreateParams, ExportRow } from './exports';
 import type * as T from './types';
 import type { WebhookEventType } from '../webhooks';
 
@@ -21,6 +22,23 @@ export function refused() {
   void client.events.update('evt_1', { colour: 'red' });
   void client.events.list({ status: ['draft', 'published'] });
   void client.checkins.create({ code: 'ABC', gate: 'North' });
+  // @ts-expect-error a filter the tickets list does not take
+  void client.exports.create({ resource: 'tickets', filters: { gate: 'North' } });
+  // @ts-expect-error a status of another resource
+  void client.exports.create({ resource: 'orders', filters: { status: 'valid' } });
+  // @ts-expect-error paging is not a filter
+  void client.exports.create({ resource: 'events', filters: { limit: 10 } });
+  // @ts-expect-error no such list
+  void client.exports.create({ resource: 'webhook_endpoints' });
+  void client.exports.create({
+    resource: 'checkins',
+    filters: { gate: 'North', since: new Date() },
+  });
+  void client.exports.create({
+    resource: 'tickets',
+    filters: { status: ['valid'] },
+    format: 'csv',
+  });
 }
 
 describe('resource types', () => {
@@ -57,7 +75,28 @@ describe('resource types', () => {
       Body<C.Contract['checkins']['createBatch']>
     >();
     expectTypeOf<T.CheckinBatchResult>().toEqualTypeOf<C.CheckinBatchResult>();
+    expectTypeOf<T.Export>().toEqualTypeOf<C.Export>();
+    expectTypeOf<T.ExportStatus>().toEqualTypeOf<C.ExportStatus>();
+    expectTypeOf<T.ExportListParams>().toExtend<C.ExportListQuery>();
+    expectTypeOf<T.TicketExportFilters>().toExtend<C.ExportFilters<'tickets'>>();
+    expectTypeOf<T.CheckinExportFilters>().toExtend<C.ExportFilters<'checkins'>>();
+    expectTypeOf<ExportCreateParams<'orders'>>().toExtend<C.ExportCreateOf<'orders'>>();
     expect(refused).toBeTypeOf('function');
+  });
+
+  it('type an export’s rows by its resource', () => {
+    type RowsOf<F extends (...args: never[]) => AsyncIterable<unknown>> =
+      ReturnType<F> extends AsyncIterable<infer Row> ? Row : never;
+    expectTypeOf<ExportRow<'tickets'>>().toEqualTypeOf<T.Ticket>();
+    expectTypeOf<ExportRow<'checkins'>>().toEqualTypeOf<T.Checkin>();
+    const _rowsOfCreated = async () => {
+      const exp = await client.exports.create({ resource: 'attendees' });
+      return client.exports.rows(await client.exports.waitUntilReady(exp));
+    };
+    expectTypeOf<Awaited<ReturnType<typeof _rowsOfCreated>>>().toEqualTypeOf<
+      AsyncGenerator<T.Attendee, void, undefined>
+    >();
+    expectTypeOf<RowsOf<typeof client.exports.rows<'orders'>>>().toEqualTypeOf<T.Order>();
   });
 
   it('give a sync checkpoint on the lists that have one, and none on the webhook endpoints', () => {

@@ -42,6 +42,16 @@ export type WebhookSubscription =
   | 'payout.updated'
   | '*';
 
+/** The lists an export can copy. `ExportResourceSchema` of @boxoffice/contract. */
+export type ExportResource =
+  'events' | 'tiers' | 'orders' | 'tickets' | 'attendees' | 'checkins' | 'payouts';
+
+/** An export file's format. `ExportFormatSchema` of @boxoffice/contract. */
+export type ExportFormat = 'ndjson' | 'csv';
+
+/** An export's status. `ExportStatusSchema` of @boxoffice/contract. */
+export type ExportStatus = 'pending' | 'failed' | 'running' | 'ready' | 'expired';
+
 /** The paging parameters of the lists that page by cursor. `PaginationQuerySchema` of @boxoffice/contract. */
 export interface PageParams {
   /** The page to start at, from 1 (1 when absent). Not with `cursor`. */
@@ -655,6 +665,168 @@ export interface WebhookEndpointUpdateParams {
   description?: string | null | undefined;
   /** `disabled` stops the deliveries; `enabled` starts them again. */
   status?: WebhookEndpointStatus | undefined;
+}
+
+/** `ExportSchema` of @boxoffice/contract, as the API returns it. */
+export interface Export {
+  /** The export's id, `exp_…`. */
+  id: string;
+  /** Which list it copies. */
+  resource: ExportResource;
+  /**
+   * The filters it was made with, as the server read them: status lists as arrays, times in UTC,
+   * booleans as `true`/`false`; `{}` for none.
+   */
+  filters: Record<string, unknown>;
+  /** `ndjson` or `csv`. */
+  format: ExportFormat;
+  /** `pending`, `running`, `ready`, `failed` or `expired`. */
+  status: ExportStatus;
+  /** How many objects the file holds, once `ready` (`null` before). */
+  row_count: number | null;
+  /** The file's size in bytes, uncompressed, once `ready` (`null` before). */
+  size_bytes: number | null;
+  /**
+   * Where the next sync starts, once `ready`: pass it as the list's `updated_since` (`since` for
+   * check-ins) to get every change committed after the export's snapshot. A cursor walk begun at
+   * the snapshot's moment would give the same.
+   */
+  sync_checkpoint: string | null;
+  /** When it became `ready` or `failed` (ISO-8601, UTC), or `null`. */
+  completed_at: string | null;
+  /** When the file is removed (ISO-8601, UTC): set once `ready`, else `null`. */
+  expires_at: string | null;
+  /** Why it failed, or `null`. */
+  failure_reason: string | null;
+  /** When it was created (ISO-8601, UTC). */
+  created_at: string;
+  /** When it last changed (ISO-8601, UTC); `updated_since` filters on it. */
+  updated_at: string;
+  /** `true` for live data, `false` for test data (made and read with a `bxo_test_` key). */
+  livemode: boolean;
+}
+
+/** `ExportListQuerySchema` of @boxoffice/contract, as the API accepts it. */
+export interface ExportListParams extends PageParams {
+  /** Only exports in one of these statuses: one, or an array of several. */
+  status?: ExportStatus | undefined | Array<ExportStatus>;
+  /** Only exports of these resources: one, or an array of several. */
+  resource?: ExportResource | undefined | Array<ExportResource>;
+}
+
+/** `EventExportFiltersSchema` of @boxoffice/contract, as the API accepts it. */
+export interface EventExportFilters {
+  /** Only events starting at or after this time (ISO-8601 or a `Date`). */
+  starts_after?: string | Date | undefined;
+  /** Only events starting before this time (ISO-8601 or a `Date`). */
+  starts_before?: string | Date | undefined;
+  /** Only events whose name contains this text, ignoring case. */
+  q?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
+  status?: EventStatus | undefined | Array<EventStatus>;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
+  updated_since?: string | Date | undefined;
+}
+
+/** `TierExportFiltersSchema` of @boxoffice/contract, as the API accepts it. */
+export interface TierExportFilters {
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
+  status?: TierStatus | undefined | Array<TierStatus>;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
+  updated_since?: string | Date | undefined;
+}
+
+/** `OrderExportFiltersSchema` of @boxoffice/contract, as the API accepts it. */
+export interface OrderExportFilters {
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
+  status?: OrderStatus | undefined | Array<OrderStatus>;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
+  updated_since?: string | Date | undefined;
+  /** Only orders whose buyer has this email address, ignoring case. */
+  email?: string | undefined;
+  /** Only the order with this reference, exactly. */
+  reference?: string | undefined;
+}
+
+/** `TicketExportFiltersSchema` of @boxoffice/contract, as the API accepts it. */
+export interface TicketExportFilters {
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
+  status?: TicketStatus | undefined | Array<TicketStatus>;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
+  updated_since?: string | Date | undefined;
+  /** Only the tickets of this order (`ord_…`). */
+  order_id?: string | undefined;
+  /** Only the tickets of this tier (`tier_…`). */
+  tier_id?: string | undefined;
+  /** Only the ticket with this barcode secret: how a scanned code is looked up. */
+  code?: string | undefined;
+}
+
+/** `AttendeeExportFiltersSchema` of @boxoffice/contract, as the API accepts it. */
+export interface AttendeeExportFilters {
+  /** Only the attendees of this order (`ord_…`). */
+  order_id?: string | undefined;
+  /** Only the attendee of this ticket (`tkt_…`). */
+  ticket_id?: string | undefined;
+  /** Only attendees with this email address, ignoring case. */
+  email?: string | undefined;
+  /** Only attendees inside (`true`) or not inside (`false`) now. */
+  checked_in?: boolean | 'true' | 'false' | undefined;
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
+  updated_since?: string | Date | undefined;
+}
+
+/** `CheckinExportFiltersSchema` of @boxoffice/contract, as the API accepts it. */
+export interface CheckinExportFilters {
+  /** Only the check-ins of this ticket (`tkt_…`). */
+  ticket_id?: string | undefined;
+  /** Only `entry` or only `exit` check-ins (or an array of both). */
+  direction?: CheckinDirection | undefined | Array<CheckinDirection>;
+  /** Only the check-ins at this gate. */
+  gate?: string | undefined;
+  /**
+   * Only check-ins the server received at or after this time (ISO-8601 or a `Date`): for syncing.
+   * Pass the `sync_checkpoint` of the previous walk.
+   */
+  since?: string | Date | undefined;
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+}
+
+/** `PayoutExportFiltersSchema` of @boxoffice/contract, as the API accepts it. */
+export interface PayoutExportFilters {
+  /** Only the items of this event (`evt_…`). */
+  event_id?: string | undefined;
+  /** Only items in one of these statuses: one, or an array of several. */
+  status?: PayoutStatus | undefined | Array<PayoutStatus>;
+  /**
+   * Only items changed at or after this time (ISO-8601 or a `Date`), ordered by `updated_at`: for
+   * syncing. Pass the `sync_checkpoint` of the previous walk.
+   */
+  updated_since?: string | Date | undefined;
 }
 
 /** `TestOrderSchema` of @boxoffice/contract, as the API returns it. */
