@@ -1086,7 +1086,7 @@ async function main(): Promise<void> {
             apiKey: workload.iterateKey,
             tickets: config.exportTickets,
             warmUpOrderId: exportOrderId(0),
-            downloads: config.smoke ? 2 : 3,
+            downloads: 3,
           });
           log(
             `export: ready in ${(file.readyMs / 1000).toFixed(1)} s, ${(file.sizeBytes / MB).toFixed(0)} MB; RSS +${(file.rssGrowthBytes / MB).toFixed(0)} MB; download ${file.identityMbPerSecond.toFixed(0)} MB/s, gzip ${file.gzipMbPerSecond.toFixed(0)} MB/s`,
