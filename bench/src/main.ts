@@ -1292,6 +1292,12 @@ async function main(): Promise<void> {
           file.gzipMbPerSecond,
           null,
         ),
+        row(
+          `${tickets}, file download gzip, the file's bytes, median`,
+          'MB/s',
+          file.gzipFileMbPerSecond,
+          null,
+        ),
         row(`SDK exports.rows() over the ${tickets}`, 'rows/s', sdkRows.rowsPerSecond, null),
         row('SDK exports.rows(), peak heap growth', 'MB', sdkRows.peakGrowthBytes / MB, null, {
           kind: 'at-most',
