@@ -26,6 +26,8 @@ export interface BenchConfig {
   doorScans: number;
   /** Request log records seeded for the Logs page case, over 14 days. */
   logRecords: number;
+  /** Tickets of one organisation seeded for the export case, and exported. */
+  exportTickets: number;
   /** Pool size of both servers (the API's `DB_POOL_MAX` default). */
   poolMax: number;
   resultsFile: string;
@@ -71,6 +73,7 @@ export function loadConfig(argv: readonly string[] = process.argv.slice(2)): Ben
     batchScans: Math.round(positive('BENCH_BATCH_SCANS', smoke ? 1_000 : 4_000)),
     doorScans: Math.round(positive('BENCH_DOOR_SCANS', smoke ? 200 : 2_000)),
     logRecords: Math.round(positive('BENCH_LOG_RECORDS', smoke ? 200_000 : 5_000_000)),
+    exportTickets: Math.round(positive('BENCH_EXPORT_TICKETS', smoke ? 20_000 : 1_000_000)),
     poolMax: Math.round(positive('DB_POOL_MAX', 10)),
     resultsFile: process.env.BENCH_RESULTS ?? 'results/latest.json',
     cpuProfileDir: process.env.BENCH_CPU_PROF || undefined,

@@ -30,11 +30,19 @@ import {
   startServer,
   type ServerProcess,
 } from './processes.ts';
+import { exportCase, type ExportCaseResult } from './export-case.ts';
 import { pipeliningAttack } from './hostile.ts';
 import { logsPageCase, type LogsPageResult } from './request-log-query.ts';
 import { formatTable, row, type Row } from './report.ts';
-import type { CallsResult, DoorResult, IterateResult } from './sdk-client.ts';
-import { Seeder, ticketCode, ticketEventId, ticketOrganisation, type Seeded } from './seed.ts';
+import type { CallsResult, DoorResult, ExportRowsResult, IterateResult } from './sdk-client.ts';
+import {
+  exportOrderId,
+  Seeder,
+  ticketCode,
+  ticketEventId,
+  ticketOrganisation,
+  type Seeded,
+} from './seed.ts';
 import { median, percentile, Samples } from './stats.ts';
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
@@ -847,7 +855,7 @@ async function requestLogCase(
 // The SDK, in child processes of its own
 
 async function sdkChild<T>(
-  mode: 'calls' | 'iterate' | 'door',
+  mode: 'calls' | 'iterate' | 'door' | 'export-rows',
   nodeArgs: string[],
   settings: object,
 ): Promise<T> {
@@ -1069,6 +1077,42 @@ async function main(): Promise<void> {
       }
     });
 
+    // Last, so that no other case runs over the export's large tables.
+    log(`export: ${config.exportTickets.toLocaleString('en-GB')} tickets of one organisation`);
+    let exported: { file: ExportCaseResult; rows: ExportRowsResult } | undefined;
+    try {
+      await phase('export-seed', () => seeder.seedExportTickets(config.exportTickets));
+      log(`export: tickets seeded in ${took('export-seed').toFixed(1)} s`);
+      exported = await phase('export', async () => {
+        const target = await startOurs(config, databaseUrl);
+        servers.ours = target;
+        try {
+          const file = await exportCase(target, {
+            apiKey: workload.iterateKey,
+            tickets: config.exportTickets,
+            warmUpOrderId: exportOrderId(0),
+            downloads: 3,
+          });
+          log(
+            `export: ready in ${(file.readyMs / 1000).toFixed(1)} s, ${(file.sizeBytes / MB).toFixed(0)} MB; RSS +${(file.rssGrowthBytes / MB).toFixed(0)} MB; download ${file.identityMbPerSecond.toFixed(0)} MB/s, gzip ${file.gzipMbPerSecond.toFixed(0)} MB/s`,
+          );
+          const rows = await sdkChild<ExportRowsResult>('export-rows', ['--expose-gc'], {
+            baseURL: `${target.baseUrl}/api/v1`,
+            apiKey: workload.iterateKey,
+            exportId: file.exportId,
+            expected: config.exportTickets,
+          });
+          assertAlive(target);
+          return { file, rows };
+        } finally {
+          await target.stop();
+          delete servers.ours;
+        }
+      });
+    } catch (error) {
+      failures.push(`export: ${error instanceof Error ? error.message : String(error)}`);
+    }
+
     // -------------------------------------------------------------------------------------------
     const maxConnections = Math.max(...config.connections);
     const sdkOverheadPercent = (sdkCalls.sdkMedianMs / sdkCalls.fetchMedianMs - 1) * 100;
@@ -1220,6 +1264,53 @@ async function main(): Promise<void> {
       ),
       row('Logs page, first page of 5xx only, median', 'ms', logsPage.errorsPageMedianMs, null),
     );
+    if (exported) {
+      const { file, rows: sdkRows } = exported;
+      const tickets = `export of ${file.rows.toLocaleString('en-GB')} tickets`;
+      rows.push(
+        row(
+          `${tickets} (one organisation), POST /exports to ready`,
+          's',
+          file.readyMs / 1000,
+          null,
+          {
+            kind: 'at-most',
+            value: 60,
+            unit: 's',
+          },
+        ),
+        row(`${tickets}, API server RSS peak over idle`, 'MB', file.rssGrowthBytes / MB, null, {
+          kind: 'at-most',
+          value: 100,
+          unit: 'MB',
+        }),
+        row(
+          `${tickets}, file download unencoded (${(file.sizeBytes / MB).toFixed(0)} MB), median`,
+          'MB/s',
+          file.identityMbPerSecond,
+          null,
+          { kind: 'at-least', value: 100, unit: 'MB/s' },
+        ),
+        row(
+          `${tickets}, file download gzip (${(file.gzipBytes / MB).toFixed(0)} MB sent), median`,
+          'MB/s',
+          file.gzipMbPerSecond,
+          null,
+        ),
+        row(
+          `${tickets}, file download gzip, the file's bytes, median`,
+          'MB/s',
+          file.gzipFileMbPerSecond,
+          null,
+        ),
+        row(`SDK exports.rows() over the ${tickets}`, 'rows/s', sdkRows.rowsPerSecond, null),
+        row('SDK exports.rows(), peak heap growth', 'MB', sdkRows.peakGrowthBytes / MB, null, {
+          kind: 'at-most',
+          value: 50,
+          unit: 'MB',
+        }),
+      );
+    }
     rows.push(
       row(
         'SDK events.list vs raw fetch, median per call',
@@ -1313,6 +1404,7 @@ async function main(): Promise<void> {
         coldStarts: config.coldStarts,
         poolMax: config.poolMax,
         logRecords: config.logRecords,
+        exportTickets: config.exportTickets,
         ticketsUsed: workload.ticketsUsed,
         idempotencyKey: 'none (on both servers)',
       },
@@ -1387,6 +1479,7 @@ async function main(): Promise<void> {
         logsPage,
       },
       hostile: { pipelining: attack },
+      exports: exported ?? null,
       failures,
       table,
     };

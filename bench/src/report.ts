@@ -15,7 +15,8 @@ export type Target =
   | { kind: 'ratio-at-least'; value: number }
   | { kind: 'ratio-at-most'; value: number }
   | { kind: 'below'; value: number; unit: string }
-  | { kind: 'at-most'; value: number; unit: string };
+  | { kind: 'at-most'; value: number; unit: string }
+  | { kind: 'at-least'; value: number; unit: string };
 
 export function row(
   metric: string,
@@ -36,6 +37,9 @@ export function row(
   } else if (target?.kind === 'at-most') {
     targetText = `≤ ${target.value} ${target.unit}`;
     pass = ours !== null && ours <= target.value;
+  } else if (target?.kind === 'at-least') {
+    targetText = `≥ ${target.value} ${target.unit}`;
+    pass = ours !== null && ours >= target.value;
   } else if (target?.kind === 'below') {
     targetText = `< ${target.value} ${target.unit}`;
     pass = ours !== null && ours < target.value;

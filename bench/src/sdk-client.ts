@@ -5,6 +5,7 @@
  *   node src/sdk-client.ts calls '{"baseURL":…,"apiKey":…,"calls":2000,"warmup":200}'
  *   node --expose-gc src/sdk-client.ts iterate '{"baseURL":…,"apiKey":…,"expected":100000}'
  *   node src/sdk-client.ts door '{"baseURL":…,"apiKey":…,"eventId":…,"codes":[…],"storeDir":…}'
+ *   node --expose-gc src/sdk-client.ts export-rows '{"baseURL":…,"apiKey":…,"exportId":…,"expected":…}'
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,8 @@ interface Settings {
   eventId?: string;
   codes?: string[];
   intervalMs?: number;
+  /** `export-rows`: the `ready` NDJSON export whose rows are read. */
+  exportId?: string;
 }
 
 export interface CallsResult {
@@ -67,6 +70,17 @@ export interface DoorResult {
   maxMs: number;
   /** Scans still unsent after `close()` (0: every check-in reached the server). */
   pending: number;
+}
+
+/** `exports.rows()` over a whole export: how fast, and how much heap it holds on the way. */
+export interface ExportRowsResult {
+  rows: number;
+  ms: number;
+  rowsPerSecond: number;
+  baselineHeapBytes: number;
+  peakHeapBytes: number;
+  peakGrowthBytes: number;
+  samples: number;
 }
 
 const client = (settings: Settings) =>
@@ -203,6 +217,44 @@ async function deepPage(settings: Settings, sdk: Boxoffice): Promise<DeepPageRes
   };
 }
 
+/** `for await` over every row of a `ready` export (its file read as it arrives), sampling the heap. */
+async function exportRows(settings: Settings): Promise<ExportRowsResult> {
+  const gc = globalThis.gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  const { exportId } = settings;
+  if (!exportId) throw new Error('export-rows needs exportId');
+  const sdk = client(settings);
+  gc();
+  gc();
+  const baseline = process.memoryUsage().heapUsed;
+  let peak = baseline;
+  let rows = 0;
+  let samples = 0;
+  const started = performance.now();
+  for await (const row of sdk.exports.rows(exportId)) {
+    if (!row.id) throw new Error('an export row without id');
+    rows++;
+    if (rows % 1000 === 0) {
+      samples++;
+      const used = process.memoryUsage().heapUsed;
+      if (used > peak) peak = used;
+    }
+  }
+  const ms = performance.now() - started;
+  if (settings.expected !== undefined && rows !== settings.expected) {
+    throw new Error(`exports.rows() gave ${rows} rows, expected ${settings.expected}`);
+  }
+  return {
+    rows,
+    ms,
+    rowsPerSecond: rows / (ms / 1000),
+    baselineHeapBytes: baseline,
+    peakHeapBytes: peak,
+    peakGrowthBytes: peak - baseline,
+    samples,
+  };
+}
+
 /**
  * A door of the event over the example's file store (as a door app keeps its scans), downloading
  * the tickets, then scanning `codes` one every `intervalMs` while its batches go to the server in
@@ -257,6 +309,8 @@ const result =
       ? await iterate(settings)
       : mode === 'door'
         ? await door(settings)
-        : null;
-if (!result) throw new Error(`unknown mode '${mode}' (calls, iterate or door)`);
+        : mode === 'export-rows'
+          ? await exportRows(settings)
+          : null;
+if (!result) throw new Error(`unknown mode '${mode}' (calls, iterate, door or export-rows)`);
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -5,8 +5,9 @@ import pg from 'pg';
  * The benchmark's data, written with set-based SQL: `organisations` Pro organisations of
  * `eventsPerOrganisation` events each, one more organisation holding the events the SDK iterates
  * over, one API key per organisation, and valid tickets (with their orders, tier and attendees)
- * handed out one per check-in request. Ids are derived from numbers, so the harness knows every
- * ticket's code without reading it back.
+ * handed out one per check-in request; for the export case, a large number of tickets more of the
+ * iterating organisation. Ids are derived from numbers, so the harness knows every ticket's code
+ * without reading it back.
  */
 export interface SeedPlan {
   organisations: number;
@@ -124,6 +125,60 @@ const ATTENDEES_SQL = `
     from generate_series($1::int, $2::int - 1) n,
          lateral (select n % $3::int as o, (n / $3::int) / 10 as j) t`;
 
+/**
+ * The export case's data, all of the organisation `$1` (the one whose events the SDK iterates):
+ * a tier on its first event, and tickets `0 … $2 − 1` with their orders (of 10) and attendees.
+ * Their ids, codes (`E…`) and references (`BE-…`) are apart from the check-in tickets' by
+ * construction, and their creation times one millisecond apart.
+ */
+const EXPORT_TIER_SQL = `
+  insert into ticket_tiers (id, organisation_id, event_id, name, description, price, currency,
+                            quantity_total, quantity_sold, max_per_order, sales_start_at,
+                            sales_end_at, sort_order, status, created_at, updated_at)
+  select ${tierId('o')}, ${orgId('o')}, ${eventId('o', '0')}, 'Standing', null, 3500, ${CURRENCY},
+         null, $2::int, 10, null, null, 0, 'on_sale', now() - interval '30 days',
+         now() - interval '30 days'
+    from (select $1::int as o) t`;
+
+const EXPORT_ORDERS_SQL = `
+  insert into orders (id, organisation_id, event_id, reference, buyer_name, buyer_email, status,
+                      subtotal, fees, total, refunded_amount, currency, ticket_count, placed_at,
+                      paid_at, created_at, updated_at)
+  select ${id('ord', `'export'`, 'j::text')}, ${orgId('o')}, ${eventId('o', '0')},
+         'BE-' || lpad(j::text, 7, '0'),
+         (${FIRST_NAMES})[1 + j % 10] || ' ' || (${LAST_NAMES})[1 + (j / 10) % 10],
+         'export-buyer' || j || '@example.com', 'completed', 35000, 2100, 37100, 0, ${CURRENCY},
+         least(10, $2::int - j * 10), created, created, created, created
+    from generate_series(0, ($2::int - 1) / 10) j,
+         lateral (select $1::int as o,
+                         now() - interval '20 days' + j * 10 * interval '1 millisecond' as created) t`;
+
+const EXPORT_TICKETS_SQL = `
+  insert into tickets (id, organisation_id, order_id, event_id, tier_id, attendee_id, code, status,
+                       price, currency, checked_in_at, voided_at, created_at, updated_at)
+  select ${id('tkt', `'export'`, 'n::text')}, ${orgId('o')}, ${id('ord', `'export'`, '(n / 10)::text')},
+         ${eventId('o', '0')}, ${tierId('o')}, ${id('att', `'export'`, 'n::text')},
+         'E' || lpad(n::text, 23, '0'), 'valid', 3500, ${CURRENCY}, null, null, created, created
+    from generate_series(0, $2::int - 1) n,
+         lateral (select $1::int as o,
+                         now() - interval '20 days' + n * interval '1 millisecond' as created) t`;
+
+const EXPORT_ATTENDEES_SQL = `
+  insert into attendees (id, organisation_id, ticket_id, order_id, event_id, first_name, last_name,
+                         email, company, answers, checked_in, created_at, updated_at)
+  select ${id('att', `'export'`, 'n::text')}, ${orgId('o')}, ${id('tkt', `'export'`, 'n::text')},
+         ${id('ord', `'export'`, '(n / 10)::text')}, ${eventId('o', '0')},
+         (${FIRST_NAMES})[1 + n % 10], (${LAST_NAMES})[1 + (n / 10) % 10],
+         'export-guest' || n || '@example.com', null,
+         '[{"question":"Dietary requirements","answer":"None"}]'::jsonb, false, created, created
+    from generate_series(0, $2::int - 1) n,
+         lateral (select $1::int as o,
+                         now() - interval '20 days' + n * interval '1 millisecond' as created) t`;
+
+/** The id of the export case's order `j` (tickets 10j … 10j + 9), as `EXPORT_ORDERS_SQL` makes it. */
+export const exportOrderId = (j: number): string =>
+  `ord_${createHash('md5').update(`ord-export-${j}`).digest('hex').slice(0, 24)}`;
+
 /** The server's hash of a raw key: SHA-256, hex. */
 const hashKey = (raw: string): string => createHash('sha256').update(raw).digest('hex');
 
@@ -141,7 +196,11 @@ export class Seeder {
     return this.#ticketCount;
   }
 
-  async #transaction(work: (client: pg.Client) => Promise<void>): Promise<void> {
+  /** `work` in one transaction, then `vacuum analyze` of `tables` (all of them by default). */
+  async #transaction(
+    work: (client: pg.Client) => Promise<void>,
+    tables: readonly string[] = [],
+  ): Promise<void> {
     const client = new pg.Client({ connectionString: this.#url });
     await client.connect();
     try {
@@ -150,7 +209,7 @@ export class Seeder {
       await client.query('commit');
       // As autovacuum leaves a table after a bulk load: statistics, and a visibility map so that
       // counts and deep offsets read the indexes alone.
-      await client.query('vacuum analyze');
+      await client.query(`vacuum analyze ${tables.join(', ')}`);
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       throw error;
@@ -218,6 +277,23 @@ export class Seeder {
   async ensureTickets(count: number): Promise<void> {
     if (count <= this.#ticketCount) return;
     await this.#transaction((client) => this.#issue(client, count));
+  }
+
+  /**
+   * The export case's `count` tickets (with their tier, orders and attendees), all of the
+   * organisation whose events the SDK iterates (its key is `Seeded.iterateKey`).
+   */
+  async seedExportTickets(count: number): Promise<void> {
+    const params = [this.#plan.organisations, count];
+    await this.#transaction(
+      async (client) => {
+        await client.query(EXPORT_TIER_SQL, params);
+        await client.query(EXPORT_ORDERS_SQL, params);
+        await client.query(EXPORT_TICKETS_SQL, params);
+        await client.query(EXPORT_ATTENDEES_SQL, params);
+      },
+      ['ticket_tiers', 'orders', 'tickets', 'attendees'],
+    );
   }
 
   async #issue(client: pg.Client, count: number): Promise<void> {
