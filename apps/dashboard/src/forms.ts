@@ -1,5 +1,10 @@
 import type { FormEvent } from 'react';
-import type { FieldValues, UseFormSetError } from 'react-hook-form';
+import {
+  type FieldValues,
+  type Path,
+  type UseFormReturn,
+  type UseFormSetError,
+} from 'react-hook-form';
 import { ApiError, describeError } from './api';
 
 /**
@@ -11,6 +16,39 @@ export function setRefused<T extends FieldValues>(setError: UseFormSetError<T>, 
   setError('root.server', {
     type: error instanceof ApiError ? String(error.status) : 'unsent',
     message: describeError(error),
+  });
+}
+
+/**
+ * What `handleSubmit` runs for a form that sends a request: a refusal becomes the form's own error
+ * (`setRefused`) unless `atField` shows it at a field (and says so by returning true).
+ */
+export function sending<T extends FieldValues, V>(
+  setError: UseFormSetError<T>,
+  send: (values: V) => Promise<void>,
+  atField?: (error: unknown) => boolean,
+) {
+  return async (values: V) => {
+    try {
+      await send(values);
+    } catch (error) {
+      if (!atField?.(error)) setRefused(setError, error);
+    }
+  };
+}
+
+/**
+ * A field's props for TextField and its kin: react-hook-form's `register` of `name`, and the
+ * message of what is wrong with its value as `error`.
+ */
+export function fieldsOf<T extends FieldValues, C, O>({
+  register,
+  getFieldState,
+  formState,
+}: UseFormReturn<T, C, O>) {
+  return (name: Path<T>) => ({
+    ...register(name),
+    error: getFieldState(name, formState).error?.message,
   });
 }
 

@@ -21,6 +21,21 @@ const RENAME = statement<never, { id: string; name: string }>(
 );
 const sql = (text: string) => statement<Record<string, unknown>>(text, () => []);
 
+/** An ORM of its own for a suite (two connections), counting the commits it announces. */
+function useCountedOrm() {
+  const suite = { orm: undefined as unknown as Orm, commits: 0 };
+  beforeAll(async () => {
+    suite.orm = await createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 2 });
+    suite.orm.em.getEventManager().registerSubscriber({
+      afterTransactionCommit: () => {
+        suite.commits++;
+      },
+    });
+  });
+  afterAll(() => suite.orm.close());
+  return suite;
+}
+
 /**
  * Write transactions: one `pg` connection each, the ORM's statements and plain SQL together. These
  * tests also pin what the driver relies on of MikroORM (a transaction context whose `executeQuery`
@@ -28,21 +43,10 @@ const sql = (text: string) => statement<Record<string, unknown>>(text, () => [])
  * transaction's entity manager): an ORM upgrade that changes any of it fails here.
  */
 describe('transaction', () => {
-  let orm: Orm;
-  let commits = 0;
-
-  beforeAll(async () => {
-    orm = await createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 2 });
-    orm.em.getEventManager().registerSubscriber({
-      afterTransactionCommit: () => {
-        commits++;
-      },
-    });
-  });
-  afterAll(() => orm.close());
+  const suite = useCountedOrm();
 
   const organisationsNamed = async (name: string) =>
-    (await exec(orm.em.fork(), NAMED, { name })).length;
+    (await exec(suite.orm.em.fork(), NAMED, { name })).length;
 
   /** An organisation created through the ORM and renamed by plain SQL, in one transaction. */
   const createAndRename = (tx: EntityManager, name: string) => {
@@ -59,21 +63,21 @@ describe('transaction', () => {
 
   it('commits the ORM’s entities and plain statements together, then says so once', async () => {
     const name = `tx-commit-${randomUUID()}`;
-    const before = commits;
-    const id = await transaction(orm.em.fork(), async (tx) => {
+    const before = suite.commits;
+    const id = await transaction(suite.orm.em.fork(), async (tx) => {
       const { org, rename } = createAndRename(tx, name);
       await tx.flush();
       await rename();
       return org.id;
     });
-    expect(commits).toBe(before + 1);
-    const [row] = await exec(orm.em.fork(), NAME_OF, { id });
+    expect(suite.commits).toBe(before + 1);
+    const [row] = await exec(suite.orm.em.fork(), NAME_OF, { id });
     expect(row?.name).toBe(name);
   });
 
   it('writes the entities it holds at the end, unflushed, in the same transaction', async () => {
     const name = `tx-flush-${randomUUID()}`;
-    await transaction(orm.em.fork(), (tx) => {
+    await transaction(suite.orm.em.fork(), (tx) => {
       tx.create(Organisation, { name, plan: 'free', planChangedAt: null });
       return Promise.resolve();
     });
@@ -82,24 +86,24 @@ describe('transaction', () => {
 
   it('rolls everything back when the work throws, and the connection serves on', async () => {
     const name = `tx-throw-${randomUUID()}`;
-    const before = commits;
-    const failure = await transaction(orm.em.fork(), async (tx) => {
+    const before = suite.commits;
+    const failure = await transaction(suite.orm.em.fork(), async (tx) => {
       const { rename } = createAndRename(tx, name);
       await tx.flush();
       await rename();
       throw new Error('refused');
     }).catch((error: unknown) => error);
     expect(String(failure)).toContain('refused');
-    expect(commits).toBe(before);
+    expect(suite.commits).toBe(before);
     expect(await organisationsNamed(name)).toBe(0);
-    const pool = await poolOf(orm.em);
+    const pool = await poolOf(suite.orm.em);
     expect(pool.totalCount - pool.idleCount).toBe(0);
   });
 
   it('does not pass a transaction whose statement failed for committed, even when the work went on', async () => {
     const name = `tx-failed-${randomUUID()}`;
-    const before = commits;
-    const failure = await transaction(orm.em.fork(), async (tx) => {
+    const before = suite.commits;
+    const failure = await transaction(suite.orm.em.fork(), async (tx) => {
       await execText(
         tx,
         `insert into organisations (id, name, plan, created_at, updated_at)
@@ -110,19 +114,19 @@ describe('transaction', () => {
       await exec(tx, sql('select 1 / 0'), undefined).catch(() => undefined);
     }).catch((error: unknown) => error);
     expect(String(failure)).toMatch(/ROLLBACK/);
-    expect(commits).toBe(before);
+    expect(suite.commits).toBe(before);
     expect(await organisationsNamed(name)).toBe(0);
   });
 
   it('closes a connection that died in the transaction instead of handing it on', async () => {
-    const failure = await transaction(orm.em.fork(), async (tx) => {
+    const failure = await transaction(suite.orm.em.fork(), async (tx) => {
       await exec(tx, sql('select pg_terminate_backend(pg_backend_pid())'), undefined);
     }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
     // Both connections of the pool answer.
     const answers = await Promise.all(
       [0, 1].map(() =>
-        transaction(orm.em.fork(), async (tx) => {
+        transaction(suite.orm.em.fork(), async (tx) => {
           const [row] = await exec(tx, sql('select 1 as ok'), undefined);
           return row?.ok;
         }),
@@ -133,18 +137,18 @@ describe('transaction', () => {
 
   it('writes the removals it holds at the end, unflushed', async () => {
     const name = `tx-remove-${randomUUID()}`;
-    const id = await transaction(orm.em.fork(), (tx) =>
+    const id = await transaction(suite.orm.em.fork(), (tx) =>
       Promise.resolve(createAndRename(tx, name).org.id),
     );
-    await transaction(orm.em.fork(), async (tx) => {
+    await transaction(suite.orm.em.fork(), async (tx) => {
       tx.remove(await tx.findOneOrFail(Organisation, id));
     });
-    expect(await exec(orm.em.fork(), NAME_OF, { id })).toEqual([]);
+    expect(await exec(suite.orm.em.fork(), NAME_OF, { id })).toEqual([]);
   });
 
   it('stamps every row it writes with its one clock, the ORM’s and the statements’', async () => {
     const name = `tx-clock-${randomUUID()}`;
-    const { org, at } = await transaction(orm.em.fork(), async (tx) => {
+    const { org, at } = await transaction(suite.orm.em.fork(), async (tx) => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const { org } = createAndRename(tx, name);
       return { org, at: clock(tx) };
@@ -153,11 +157,11 @@ describe('transaction', () => {
     expect(org.updatedAt).toEqual(at);
     // Outside a transaction the clock is the time of the call.
     const before = Date.now();
-    expect(clock(orm.em.fork()).getTime()).toBeGreaterThanOrEqual(before);
+    expect(clock(suite.orm.em.fork()).getTime()).toBeGreaterThanOrEqual(before);
   });
 
   it('gives a transaction an entity manager of its own, holding what the caller held', async () => {
-    const own = orm.em.fork();
+    const own = suite.orm.em.fork();
     const org = own.create(Organisation, {
       name: `tx-own-${randomUUID()}`,
       plan: 'free',
@@ -179,18 +183,7 @@ describe('transaction', () => {
  * part carrying the transaction's id (the webhook fan-out's order), which these tests pin.
  */
 describe('savepoint', () => {
-  let orm: Orm;
-  let commits = 0;
-
-  beforeAll(async () => {
-    orm = await createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 2 });
-    orm.em.getEventManager().registerSubscriber({
-      afterTransactionCommit: () => {
-        commits++;
-      },
-    });
-  });
-  afterAll(() => orm.close());
+  const suite = useCountedOrm();
 
   const insertOrganisation = (tx: EntityManager, name: string) =>
     execText(
@@ -202,7 +195,7 @@ describe('savepoint', () => {
   const organisationsNamed = async (prefix: string) =>
     (
       await execText<{ name: string }>(
-        orm.em.fork(),
+        suite.orm.em.fork(),
         'select name from organisations where name like $1 order by name',
         [`${prefix}%`],
       )
@@ -210,8 +203,8 @@ describe('savepoint', () => {
 
   it('rolls back the part that failed, and commits the parts around it once', async () => {
     const prefix = `sp-parts-${randomUUID()}`;
-    const before = commits;
-    const outcomes = await transaction(orm.em.fork(), async (tx) => {
+    const before = suite.commits;
+    const outcomes = await transaction(suite.orm.em.fork(), async (tx) => {
       const results: string[] = [];
       for (const [part, fails] of [
         ['a', false],
@@ -230,12 +223,12 @@ describe('savepoint', () => {
     });
     expect(outcomes).toEqual(['kept a', 'Error: refused b', 'kept c']);
     expect(await organisationsNamed(prefix)).toEqual([`${prefix}-a`, `${prefix}-c`]);
-    expect(commits).toBe(before + 1);
+    expect(suite.commits).toBe(before + 1);
   });
 
   it('lets the transaction go on after a statement of the part failed', async () => {
     const prefix = `sp-failed-${randomUUID()}`;
-    await transaction(orm.em.fork(), async (tx) => {
+    await transaction(suite.orm.em.fork(), async (tx) => {
       const failure = await savepoint(tx, async () => {
         await insertOrganisation(tx, `${prefix}-lost`);
         await exec(tx, sql('select 1 / 0'), undefined);
@@ -248,7 +241,7 @@ describe('savepoint', () => {
 
   it('nests: an inner part rolls back alone, an outer one with what it holds', async () => {
     const prefix = `sp-nested-${randomUUID()}`;
-    await transaction(orm.em.fork(), async (tx) => {
+    await transaction(suite.orm.em.fork(), async (tx) => {
       await savepoint(tx, async () => {
         await insertOrganisation(tx, `${prefix}-outer`);
         await savepoint(tx, async () => {
@@ -266,7 +259,7 @@ describe('savepoint', () => {
   });
 
   it('writes with the transaction’s own id, as outside the part', async () => {
-    const sameId = await transaction(orm.em.fork(), async (tx) => {
+    const sameId = await transaction(suite.orm.em.fork(), async (tx) => {
       const xact = sql('select pg_current_xact_id()::text as id');
       const [outside] = await exec(tx, xact, undefined);
       const [inside] = await savepoint(tx, () => exec(tx, xact, undefined));
@@ -277,7 +270,7 @@ describe('savepoint', () => {
 
   it('fails the transaction when a failed part leaves entities to write', async () => {
     const name = `sp-entity-${randomUUID()}`;
-    const failure = await transaction(orm.em.fork(), async (tx) => {
+    const failure = await transaction(suite.orm.em.fork(), async (tx) => {
       await savepoint(tx, () => {
         tx.create(Organisation, { name, plan: 'free', planChangedAt: null });
         return Promise.reject(new Error('refused'));
@@ -292,7 +285,7 @@ describe('savepoint', () => {
   });
 
   it('needs a transaction', async () => {
-    await expect(savepoint(orm.em.fork(), () => Promise.resolve(1))).rejects.toThrow(
+    await expect(savepoint(suite.orm.em.fork(), () => Promise.resolve(1))).rejects.toThrow(
       /part of a transaction/,
     );
   });

@@ -79,6 +79,16 @@ export function exec<R, V>(on: Runner, statement: Statement<R, V>, values: V): P
   return send<R>(on, statement.name, statement.text, statement.values(values));
 }
 
+/** Runs a statement that finds one row at most; that row, or null. */
+export async function execOne<R, V>(
+  on: Runner,
+  statement: Statement<R, V>,
+  values: V,
+): Promise<R | null> {
+  const [row] = await exec(on, statement, values);
+  return row ?? null;
+}
+
 /**
  * Runs a text built at run time (a list page: its text depends on the filters used, not on their
  * values), with its values in placeholder order; prepared by its text like any statement.

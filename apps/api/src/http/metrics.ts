@@ -56,22 +56,32 @@ export interface MetricsOptions {
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
-  /** A counter; each of `zeros` starts at 0, so that a rate() exists before the first event. */
+  /**
+   * A counter labelled by the keys of `labels`: every combination of the values they list starts
+   * at 0, so that a rate() exists before the first event (none does while a label lists none).
+   */
   const counter = <L extends string>(
     name: string,
     help: string,
-    labelNames: readonly L[],
-    zeros: LabelValues<L>[] = [],
+    labels: Record<L, readonly string[]>,
   ) => {
+    const labelNames = Object.keys(labels) as L[];
     const created = new Counter({ name, help, labelNames, registers });
-    for (const labels of zeros) created.inc(labels, 0);
+    const zeros = labelNames.reduce<LabelValues<L>[]>(
+      (combinations, label) =>
+        combinations.flatMap((partial) =>
+          labels[label].map((value) => ({ ...partial, [label]: value })),
+        ),
+      [{}],
+    );
+    for (const values of zeros) created.inc(values, 0);
     return created;
   };
 
   const requests = counter(
     'http_requests_total',
     'HTTP requests answered, by method, route pattern and status',
-    ['method', 'route', 'status'],
+    { method: [], route: [], status: [] },
   );
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
@@ -83,41 +93,32 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const rateLimited = counter(
     'boxoffice_rate_limit_rejections_total',
     'Requests refused with 429 by the per-key rate limit, by class (read or write)',
-    ['class'],
-    [{ class: 'read' }, { class: 'write' }],
+    { class: ['read', 'write'] },
   );
   const admitted = counter(
     'boxoffice_checkins_admitted_total',
     'Door scans recorded, by direction (entry admits, exit lets out)',
-    ['direction'],
-    [{ direction: 'entry' }, { direction: 'exit' }],
+    { direction: ['entry', 'exit'] },
   );
   const rejected = counter(
     'boxoffice_checkins_rejected_total',
     'Door scans refused, by direction and reason (the error code, e.g. already_checked_in)',
-    ['direction', 'reason'],
+    { direction: [], reason: [] },
   );
   const webhookAttempts = counter(
     'boxoffice_webhook_attempts_total',
     'Webhook delivery attempts made by this process, by outcome (succeeded: a 2xx in time)',
-    ['outcome'],
-    [{ outcome: 'succeeded' }, { outcome: 'failed' }],
+    { outcome: ['succeeded', 'failed'] },
   );
   const requestLogRecords = counter(
     'boxoffice_request_log_records_total',
     'Request log records by outcome: written, dropped_buffer_full (the buffer was full), dropped_write_failed (their batch could not be written)',
-    ['outcome'],
-    [
-      { outcome: 'written' },
-      { outcome: 'dropped_buffer_full' },
-      { outcome: 'dropped_write_failed' },
-    ],
+    { outcome: ['written', 'dropped_buffer_full', 'dropped_write_failed'] },
   );
   const unattributed = counter(
     'boxoffice_request_log_unattributed_total',
     'API requests recorded in no organisation’s request log: they failed authentication',
-    [],
-    [{}],
+    {},
   );
 
   if (options.orm) {

@@ -206,20 +206,14 @@ const priyaTicket: Ticket = {
   updated_at: ADMITTED_AT,
 };
 
+/** The order's other ticket, of the same tier: not scanned yet. */
 const tomTicket: Ticket = {
+  ...priyaTicket,
   id: TOM_TICKET_ID,
-  order_id: ORDER_ID,
-  event_id: EVENT_ID,
-  tier_id: GENERAL_TIER_ID,
   attendee_id: TOM_ATTENDEE_ID,
   code: 'CMWjODPPJoUP78kmtl3m27yE',
   status: 'valid',
-  price: 4500,
-  currency: 'GBP',
   checked_in_at: null,
-  voided_at: null,
-  livemode: true,
-  created_at: ORDER_PLACED_AT,
   updated_at: ORDER_PLACED_AT,
 };
 
@@ -268,19 +262,17 @@ const priya: Attendee = {
   updated_at: ADMITTED_AT,
 };
 
+/** The holder of the order's other ticket: not checked in yet. */
 const tom: Attendee = {
+  ...priya,
   id: TOM_ATTENDEE_ID,
   ticket_id: TOM_TICKET_ID,
-  order_id: ORDER_ID,
-  event_id: EVENT_ID,
   first_name: 'Tom',
   last_name: 'Okafor',
   email: 'tom.okafor@example.com',
   company: 'Brunel Print Works',
   answers: [{ question: 'Any access requirements?', answer: 'Step-free access, please' }],
   checked_in: false,
-  livemode: true,
-  created_at: ORDER_PLACED_AT,
   updated_at: ORDER_PLACED_AT,
 };
 

@@ -68,3 +68,21 @@ export function Checkbox({
     </div>
   );
 }
+
+/**
+ * The checkboxes of one field that is a list (react-hook-form's `register` of it), one per choice:
+ * the values of those checked make the list.
+ */
+export function Checkboxes({
+  choices,
+  invalid,
+  ...field
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'id' | 'value'> & {
+  choices: readonly { value: string; label: ReactNode; hint?: string }[];
+  invalid?: boolean;
+  ref?: Ref<HTMLInputElement>;
+}) {
+  return choices.map(({ value, label, hint }) => (
+    <Checkbox key={value} {...field} value={value} label={label} hint={hint} invalid={invalid} />
+  ));
+}

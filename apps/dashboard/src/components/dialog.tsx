@@ -130,3 +130,14 @@ export function ConfirmDialog({
     </Dialog>
   );
 }
+
+/** The end of a dialog that shows something and asks nothing: one button, to close it. */
+export function DoneAction({ onDone }: { onDone: () => void }) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="button button-secondary" onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
+}

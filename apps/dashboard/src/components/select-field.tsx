@@ -1,19 +1,20 @@
-import { useId, type ReactNode, type Ref, type SelectHTMLAttributes } from 'react';
+import type { ApiKey } from '@boxoffice/dashboard-contract';
+import { useId, type Ref, type SelectHTMLAttributes } from 'react';
 
-/** A labelled `<select>`, with its error tied to it for assistive technology. */
-export function SelectField({
-  label,
-  error,
-  ref,
-  children,
-  ...select
-}: Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & {
+/** An option: its value, shown as it is, or a value and the label shown for it. */
+export type Choice = string | { value: string; label: string };
+
+export type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'children'> & {
   label: string;
+  /** The label of the first option, the empty value: no choice (“Any”). */
+  none: string;
+  choices: readonly Choice[];
   error?: string;
   ref?: Ref<HTMLSelectElement>;
-  /** Its `<option>`s. */
-  children: ReactNode;
-}) {
+};
+
+/** A labelled `<select>`, with its error tied to it for assistive technology. */
+export function SelectField({ label, none, choices, error, ref, ...select }: SelectFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   return (
@@ -26,7 +27,16 @@ export function SelectField({
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
       >
-        {children}
+        <option value="">{none}</option>
+        {choices.map((choice) => {
+          const { value, label } =
+            typeof choice === 'string' ? { value: choice, label: choice } : choice;
+          return (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          );
+        })}
       </select>
       {error && (
         <p className="field-error" id={errorId}>
@@ -34,5 +44,19 @@ export function SelectField({
         </p>
       )}
     </div>
+  );
+}
+
+/** The choice of one of the organisation's keys, by its name and hint. */
+export function KeyField({
+  keys,
+  ...select
+}: Omit<SelectFieldProps, 'label' | 'choices'> & { keys: ApiKey[] }) {
+  return (
+    <SelectField
+      label="Key"
+      choices={keys.map((key) => ({ value: key.id, label: `${key.name} (${key.hint})` }))}
+      {...select}
+    />
   );
 }

@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import type { ComponentProps, ReactNode } from 'react';
+import { useForm, type FieldValues } from 'react-hook-form';
 import { z } from 'zod';
 import { ApiError } from '../api';
-import { BusyButton } from '../components/busy-button';
-import { ErrorMessage } from '../components/feedback';
+import { CheckedForm } from '../components/checked-form';
 import { EmailField, NameField, PasswordField } from '../components/fields';
-import { setRefused, submitOnce } from '../forms';
+import { fieldsOf, sending } from '../forms';
 import { useSession } from '../session';
 
 // Signed in, the router takes the browser on from these pages (src/router.tsx).
@@ -15,17 +14,21 @@ import { useSession } from '../session';
 const MIN_PASSWORD = 10;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function AuthLayout({
+/** A page of one form, its fields as `children`, on a card of its own. */
+function AuthPage<T extends FieldValues, C, O>({
   title,
   intro,
-  children,
   footer,
+  children,
+  ...form
 }: {
   title: string;
   intro: string;
-  children: ReactNode;
   footer: ReactNode;
-}) {
+  children: ReactNode;
+} & Pick<ComponentProps<typeof CheckedForm<T, C, O>>, 'form' | 'onSubmit'> & {
+    submit: { label: string; busyLabel: string };
+  }) {
   return (
     <main id="main" className="auth">
       <div className="auth-card">
@@ -36,7 +39,12 @@ function AuthLayout({
           {title}
         </h1>
         <p className="muted">{intro}</p>
-        {children}
+        <CheckedForm
+          {...form}
+          submit={{ ...form.submit, className: 'button button-primary button-block' }}
+        >
+          {children}
+        </CheckedForm>
         <p className="auth-footer">{footer}</p>
         <p className="auth-docs muted">
           Building on the API? Read the <a href="/docs">API reference</a>.
@@ -60,32 +68,29 @@ const SignUpFormSchema = z.object({
 
 export function SignUpPage() {
   const { signUp } = useSession();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(SignUpFormSchema),
     defaultValues: { organisation_name: '', email: '', password: '' },
   });
+  const { setError, formState } = form;
+  const field = fieldsOf(form);
 
-  const submit = handleSubmit(async (values) => {
-    try {
-      await signUp(values);
-    } catch (error) {
-      // A password the server finds too easy to guess is a problem of that field: say so there;
-      // so is an email that already has an account, with the way to it.
-      if (error instanceof ApiError && error.code === 'weak_password') {
+  // A password the server finds too easy to guess is a problem of that field: say so there; so is
+  // an email that already has an account, with the way to it.
+  const submit = form.handleSubmit(
+    sending(setError, signUp, (error) => {
+      if (!(error instanceof ApiError)) return false;
+      if (error.code === 'weak_password') {
         setError('password', { type: error.code, message: sentence(error.message) }, focus);
-      } else if (error instanceof ApiError && error.code === 'email_taken') {
+      } else if (error.code === 'email_taken') {
         setError('email', { type: error.code, message: error.message }, focus);
-      } else setRefused(setError, error);
-    }
-  });
+      } else return false;
+      return true;
+    }),
+  );
 
   return (
-    <AuthLayout
+    <AuthPage
       title="Create your organisation"
       intro="Start on the Free plan: generate API keys now, and upgrade to Pro when you are ready to use them."
       footer={
@@ -93,50 +98,35 @@ export function SignUpPage() {
           Already have an account? <Link to="/signin">Sign in</Link>
         </>
       }
+      form={form}
+      onSubmit={submit}
+      submit={{ label: 'Create organisation', busyLabel: 'Creating organisation…' }}
     >
-      <form
-        onSubmit={submitOnce(submit, { submitting: isSubmitting })}
-        noValidate
-        aria-busy={isSubmitting}
-      >
-        <NameField
-          label="Organisation name"
-          autoComplete="organization"
-          {...register('organisation_name')}
-          error={errors.organisation_name?.message}
-        />
-        <EmailField
-          {...register('email')}
-          error={
-            errors.email?.type === 'email_taken' ? (
-              <>
-                An account with this email already exists. <Link to="/signin">Sign in instead</Link>
-                .
-              </>
-            ) : (
-              errors.email?.message
-            )
-          }
-        />
-        <PasswordField
-          autoComplete="new-password"
-          hint={`At least ${MIN_PASSWORD} characters and hard to guess: a few uncommon words work well.`}
-          {...register('password')}
-          error={errors.password?.message}
-          minLength={MIN_PASSWORD}
-          maxLength={200}
-        />
-        {errors.root?.server?.message && <ErrorMessage message={errors.root.server.message} />}
-        <BusyButton
-          type="submit"
-          className="button button-primary button-block"
-          busy={isSubmitting}
-          busyLabel="Creating organisation…"
-        >
-          Create organisation
-        </BusyButton>
-      </form>
-    </AuthLayout>
+      <NameField
+        label="Organisation name"
+        autoComplete="organization"
+        {...field('organisation_name')}
+      />
+      <EmailField
+        {...field('email')}
+        error={
+          formState.errors.email?.type === 'email_taken' ? (
+            <>
+              An account with this email already exists. <Link to="/signin">Sign in instead</Link>.
+            </>
+          ) : (
+            formState.errors.email?.message
+          )
+        }
+      />
+      <PasswordField
+        autoComplete="new-password"
+        hint={`At least ${MIN_PASSWORD} characters and hard to guess: a few uncommon words work well.`}
+        {...field('password')}
+        minLength={MIN_PASSWORD}
+        maxLength={200}
+      />
+    </AuthPage>
   );
 }
 
@@ -147,33 +137,25 @@ const SignInFormSchema = z.object({
 
 export function SignInPage() {
   const { signIn } = useSession();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setValue,
-    setFocus,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(SignInFormSchema),
     defaultValues: { email: '', password: '' },
   });
+  const field = fieldsOf(form);
 
-  const submit = handleSubmit(async (values) => {
-    try {
-      await signIn(values);
-    } catch (error) {
+  const submit = form.handleSubmit(
+    sending(form.setError, signIn, (error) => {
       // A refused password is not kept: type it again from an empty field.
       if (error instanceof ApiError && error.status === 401) {
-        setValue('password', '');
-        setFocus('password');
+        form.setValue('password', '');
+        form.setFocus('password');
       }
-      setRefused(setError, error);
-    }
-  });
+      return false;
+    }),
+  );
 
   return (
-    <AuthLayout
+    <AuthPage
       title="Sign in"
       intro="Manage your organisation’s API keys and plan."
       footer={
@@ -181,28 +163,12 @@ export function SignInPage() {
           New to Boxoffice? <Link to="/signup">Create an organisation</Link>
         </>
       }
+      form={form}
+      onSubmit={submit}
+      submit={{ label: 'Sign in', busyLabel: 'Signing in…' }}
     >
-      <form
-        onSubmit={submitOnce(submit, { submitting: isSubmitting })}
-        noValidate
-        aria-busy={isSubmitting}
-      >
-        <EmailField {...register('email')} error={errors.email?.message} />
-        <PasswordField
-          autoComplete="current-password"
-          {...register('password')}
-          error={errors.password?.message}
-        />
-        {errors.root?.server?.message && <ErrorMessage message={errors.root.server.message} />}
-        <BusyButton
-          type="submit"
-          className="button button-primary button-block"
-          busy={isSubmitting}
-          busyLabel="Signing in…"
-        >
-          Sign in
-        </BusyButton>
-      </form>
-    </AuthLayout>
+      <EmailField {...field('email')} />
+      <PasswordField autoComplete="current-password" {...field('password')} />
+    </AuthPage>
   );
 }

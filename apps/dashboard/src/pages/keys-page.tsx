@@ -5,15 +5,15 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { api, unwrap } from '../api';
-import { BusyButton } from '../components/busy-button';
-import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
+import { Checkboxes, CheckboxGroup } from '../components/checkbox-group';
+import { CheckedForm } from '../components/checked-form';
 import { DataTable } from '../components/data-table';
-import { ConfirmDialog, Dialog } from '../components/dialog';
-import { ErrorMessage, Loaded } from '../components/feedback';
+import { ConfirmDialog, Dialog, DoneAction } from '../components/dialog';
+import { Loaded } from '../components/feedback';
 import { FreePlanBanner } from '../components/free-plan-banner';
 import { NameField } from '../components/fields';
 import { SecretField } from '../components/secret-field';
-import { setRefused, submitOnce } from '../forms';
+import { fieldsOf, sending } from '../forms';
 import { formatCount, formatDateTime } from '../format';
 import { useMode } from '../mode';
 import { useSignedIn } from '../session';
@@ -154,26 +154,20 @@ function GenerateKeyForm({
   limit: { active: number; max: number } | undefined;
   onCreated: (result: { key: ApiKey; secret: string }) => void;
 }) {
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({ resolver: zodResolver(KeyFormSchema), defaultValues: NEW_KEY });
+  const form = useForm({ resolver: zodResolver(KeyFormSchema), defaultValues: NEW_KEY });
+  const { register, formState } = form;
+  const { errors, isSubmitting } = formState;
   const id = useId();
 
   const full = limit !== undefined && limit.active >= limit.max;
 
-  const submit = handleSubmit(async (body) => {
-    try {
+  const submit = form.handleSubmit(
+    sending(form.setError, async (body) => {
       const { data } = unwrap(await api.createKey({ body }), 201);
-      reset(NEW_KEY);
+      form.reset(NEW_KEY);
       onCreated(data);
-    } catch (error) {
-      setRefused(setError, error);
-    }
-  });
+    }),
+  );
 
   return (
     <section aria-labelledby={`${id}-title`} className="section card">
@@ -191,41 +185,34 @@ function GenerateKeyForm({
           </p>
         </div>
       )}
-      <form
-        onSubmit={submitOnce(submit, { submitting: isSubmitting, closed: full })}
-        noValidate
-        aria-busy={isSubmitting}
+      <CheckedForm
+        form={form}
+        onSubmit={submit}
+        closed={full}
+        submit={{
+          label: 'Generate key',
+          busyLabel: 'Generating…',
+          'aria-disabled': isSubmitting || full,
+          'aria-describedby': full ? `${id}-full` : undefined,
+        }}
       >
         <NameField
           label="Key name"
           hint="Where it will be used, e.g. “Door app” or “Nightly sync”."
-          {...register('name')}
-          error={errors.name?.message}
+          {...fieldsOf(form)('name')}
         />
         <CheckboxGroup legend="Scopes" error={errors.scopes?.message}>
-          {SCOPES.map(({ scope, label, help }) => (
-            <Checkbox
-              key={scope}
-              {...register('scopes')}
-              value={scope}
-              label={<code>{label}</code>}
-              hint={help}
-              invalid={Boolean(errors.scopes)}
-            />
-          ))}
+          <Checkboxes
+            {...register('scopes')}
+            choices={SCOPES.map(({ scope, label, help }) => ({
+              value: scope,
+              label: <code>{label}</code>,
+              hint: help,
+            }))}
+            invalid={Boolean(errors.scopes)}
+          />
         </CheckboxGroup>
-        {errors.root?.server?.message && <ErrorMessage message={errors.root.server.message} />}
-        <BusyButton
-          type="submit"
-          className="button button-primary"
-          busy={isSubmitting}
-          busyLabel="Generating…"
-          aria-disabled={isSubmitting || full}
-          aria-describedby={full ? `${id}-full` : undefined}
-        >
-          Generate key
-        </BusyButton>
-      </form>
+      </CheckedForm>
     </section>
   );
 }
@@ -413,11 +400,7 @@ function SecretDialog({
           </div>
         </>
       ) : (
-        <div className="dialog-actions">
-          <button type="button" className="button button-secondary" onClick={requestClose}>
-            Done
-          </button>
-        </div>
+        <DoneAction onDone={requestClose} />
       )}
     </Dialog>
   );

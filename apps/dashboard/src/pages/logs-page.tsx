@@ -14,8 +14,9 @@ import { z } from 'zod';
 import { api, ApiError, unwrap } from '../api';
 import { DataTable } from '../components/data-table';
 import { Loaded } from '../components/feedback';
-import { SelectField } from '../components/select-field';
+import { KeyField, SelectField } from '../components/select-field';
 import { TextField } from '../components/text-field';
+import { fieldsOf } from '../forms';
 import { formatCount, formatDateTime, formatDuration } from '../format';
 import { useMode } from '../mode';
 import type { LogsSearch } from '../router';
@@ -151,11 +152,9 @@ const formOf = (search: LogsSearch): FiltersForm => ({
  */
 function LogFilters({ search, keys }: { search: LogsSearch; keys: ApiKey[] }) {
   const navigate = listRoute.useNavigate();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(FiltersFormSchema), values: formOf(search) });
+  const form = useForm({ resolver: zodResolver(FiltersFormSchema), values: formOf(search) });
+  const { register, handleSubmit } = form;
+  const field = fieldsOf(form);
   const id = useId();
 
   const submit = handleSubmit((filters) =>
@@ -181,49 +180,30 @@ function LogFilters({ search, keys }: { search: LogsSearch; keys: ApiKey[] }) {
           type="search"
           spellCheck={false}
           autoComplete="off"
-          {...register('request_id')}
-          error={errors.request_id?.message}
+          {...field('request_id')}
         />
         <div className="filters">
-          <SelectField label="Status class" {...register('status_class')}>
-            <option value="">Any</option>
-            {STATUS_CLASSES.map((statusClass) => (
-              <option key={statusClass} value={statusClass}>
-                {statusClass}
-              </option>
-            ))}
-          </SelectField>
+          <SelectField
+            label="Status class"
+            none="Any"
+            choices={STATUS_CLASSES}
+            {...register('status_class')}
+          />
           <TextField
             label="Status"
             inputMode="numeric"
             autoComplete="off"
             placeholder="e.g. 404"
-            {...register('status')}
-            error={errors.status?.message}
+            {...field('status')}
           />
-          <SelectField label="Method" {...register('method')}>
-            <option value="">Any</option>
-            {METHODS.map((method) => (
-              <option key={method} value={method}>
-                {method}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField label="Key" {...register('key_id')}>
-            <option value="">Any key</option>
-            {keys.map((key) => (
-              <option key={key.id} value={key.id}>
-                {key.name} ({key.hint})
-              </option>
-            ))}
-          </SelectField>
+          <SelectField label="Method" none="Any" choices={METHODS} {...register('method')} />
+          <KeyField keys={keys} none="Any key" {...register('key_id')} />
           <TextField
             label="Route"
             autoComplete="off"
             spellCheck={false}
             placeholder="/events/:id"
-            {...register('route')}
-            error={errors.route?.message}
+            {...field('route')}
           />
         </div>
         <div className="form-actions">

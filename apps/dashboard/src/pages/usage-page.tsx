@@ -12,7 +12,7 @@ import { api, unwrap } from '../api';
 import { Chart, type ChartSeries } from '../components/chart';
 import { DataTable } from '../components/data-table';
 import { Loaded } from '../components/feedback';
-import { SelectField } from '../components/select-field';
+import { KeyField } from '../components/select-field';
 import { formatCount, formatDateTime, formatDay, formatDuration } from '../format';
 import { useMode } from '../mode';
 import type { UsageSearch } from '../router';
@@ -98,14 +98,7 @@ function UsageChoice({ search, keys }: { search: UsageSearch; keys: ApiKey[] }) 
           ))}
         </div>
       </fieldset>
-      <SelectField label="Key" {...register('key_id')}>
-        <option value="">All keys</option>
-        {keys.map((key) => (
-          <option key={key.id} value={key.id}>
-            {key.name} ({key.hint})
-          </option>
-        ))}
-      </SelectField>
+      <KeyField keys={keys} none="All keys" {...register('key_id')} />
       <button type="submit" className="button button-primary">
         Show
       </button>
@@ -168,6 +161,11 @@ function UsageCharts({ usage, who }: { usage: Usage; who: string }) {
   const failed = sum(days.map((d) => d.failed));
   const attempted = days.filter((d) => d.succeeded + d.failed > 0);
   const otherTotal = sum(buckets.map(other));
+  const timeRow = (bucket: UsageBucket, cells: string[]): TableRow => ({
+    key: bucket.start,
+    head: when(bucket.start),
+    cells,
+  });
 
   return (
     <>
@@ -179,22 +177,18 @@ function UsageCharts({ usage, who }: { usage: Usage; who: string }) {
             : `${formatCount(total)} requests ${who} ${window.span}: ${formatCount(sum(buckets.map((b) => b.requests_2xx)))} answered 2xx, ${formatCount(sum(buckets.map((b) => b.requests_4xx)))} 4xx and ${formatCount(sum(buckets.map((b) => b.requests_5xx)))} 5xx${otherTotal > 0 ? `, ${formatCount(otherTotal)} other` : ''}.${busiest ? ` The busiest ${window.bucket}: ${when(busiest.start)}, with ${formatCount(busiest.requests)}.` : ''}`
         }
         chart={<Chart x={x} series={statuses} kind="bars" daily={daily} />}
-        table={
-          <DataTable
-            caption={`Requests per ${window.bucket}, by status class`}
-            columns={['Time', 'Requests', '2xx', '4xx', '5xx']}
-          >
-            {busy.map((bucket) => (
-              <tr key={bucket.start}>
-                <th scope="row">{when(bucket.start)}</th>
-                <td>{formatCount(bucket.requests)}</td>
-                <td>{formatCount(bucket.requests_2xx)}</td>
-                <td>{formatCount(bucket.requests_4xx)}</td>
-                <td>{formatCount(bucket.requests_5xx)}</td>
-              </tr>
-            ))}
-          </DataTable>
-        }
+        table={{
+          caption: `Requests per ${window.bucket}, by status class`,
+          columns: ['Time', 'Requests', '2xx', '4xx', '5xx'],
+          rows: busy.map((bucket) =>
+            timeRow(bucket, [
+              formatCount(bucket.requests),
+              formatCount(bucket.requests_2xx),
+              formatCount(bucket.requests_4xx),
+              formatCount(bucket.requests_5xx),
+            ]),
+          ),
+        }}
         empty={busy.length === 0}
       />
       <ChartFigure
@@ -205,22 +199,15 @@ function UsageCharts({ usage, who }: { usage: Usage; who: string }) {
             : `${formatCount(limitedTotal)} of the requests ${who} ${window.span} were rate limited (answered 429).`
         }
         chart={<Chart x={x} series={limited} kind="bars" daily={daily} />}
-        table={
-          <DataTable
-            caption={`Requests answered 429 per ${window.bucket}`}
-            columns={['Time', '429', 'Of requests']}
-          >
-            {busy
-              .filter((bucket) => bucket.rate_limited > 0)
-              .map((bucket) => (
-                <tr key={bucket.start}>
-                  <th scope="row">{when(bucket.start)}</th>
-                  <td>{formatCount(bucket.rate_limited)}</td>
-                  <td>{formatCount(bucket.requests)}</td>
-                </tr>
-              ))}
-          </DataTable>
-        }
+        table={{
+          caption: `Requests answered 429 per ${window.bucket}`,
+          columns: ['Time', '429', 'Of requests'],
+          rows: busy
+            .filter((bucket) => bucket.rate_limited > 0)
+            .map((bucket) =>
+              timeRow(bucket, [formatCount(bucket.rate_limited), formatCount(bucket.requests)]),
+            ),
+        }}
         empty={limitedTotal === 0}
       />
       <ChartFigure
@@ -231,21 +218,17 @@ function UsageCharts({ usage, who }: { usage: Usage; who: string }) {
             : `From arrival to the answer's last byte, per ${window.bucket}: the median (p50) between ${formatDuration(Math.min(...p50s))} and ${formatDuration(Math.max(...p50s))}, the 99th percentile (p99) at most ${formatDuration(Math.max(...p99s))}.`
         }
         chart={<Chart x={x} series={durations} kind="lines" unit="ms" daily={daily} />}
-        table={
-          <DataTable
-            caption={`Durations per ${window.bucket}`}
-            columns={['Time', 'Requests', 'p50', 'p99']}
-          >
-            {busy.map((bucket) => (
-              <tr key={bucket.start}>
-                <th scope="row">{when(bucket.start)}</th>
-                <td>{formatCount(bucket.requests)}</td>
-                <td>{bucket.p50_ms === null ? '—' : formatDuration(bucket.p50_ms)}</td>
-                <td>{bucket.p99_ms === null ? '—' : formatDuration(bucket.p99_ms)}</td>
-              </tr>
-            ))}
-          </DataTable>
-        }
+        table={{
+          caption: `Durations per ${window.bucket}`,
+          columns: ['Time', 'Requests', 'p50', 'p99'],
+          rows: busy.map((bucket) =>
+            timeRow(bucket, [
+              formatCount(bucket.requests),
+              bucket.p50_ms === null ? '—' : formatDuration(bucket.p50_ms),
+              bucket.p99_ms === null ? '—' : formatDuration(bucket.p99_ms),
+            ]),
+          ),
+        }}
         empty={busy.length === 0}
       />
       <ChartFigure
@@ -256,26 +239,26 @@ function UsageCharts({ usage, who }: { usage: Usage; who: string }) {
             : `Webhook delivery attempts in the last 14 days, to every endpoint: ${formatCount(succeeded)} succeeded and ${formatCount(failed)} failed.`
         }
         chart={<Chart x={dayX} series={deliveries} kind="bars" daily />}
-        table={
-          <DataTable
-            caption="Webhook delivery attempts per day"
-            columns={['Day', 'Succeeded', 'Failed']}
-          >
-            {attempted.map((day) => (
-              <tr key={day.day}>
-                <th scope="row">
-                  <time dateTime={day.day}>{formatDay(`${day.day}T00:00:00Z`)}</time>
-                </th>
-                <td>{formatCount(day.succeeded)}</td>
-                <td>{formatCount(day.failed)}</td>
-              </tr>
-            ))}
-          </DataTable>
-        }
+        table={{
+          caption: 'Webhook delivery attempts per day',
+          columns: ['Day', 'Succeeded', 'Failed'],
+          rows: attempted.map((day) => ({
+            key: day.day,
+            head: <time dateTime={day.day}>{formatDay(`${day.day}T00:00:00Z`)}</time>,
+            cells: [formatCount(day.succeeded), formatCount(day.failed)],
+          })),
+        }}
         empty={attempted.length === 0}
       />
     </>
   );
+}
+
+/** A row of a chart's numbers: its heading (the time or day), then its values. */
+interface TableRow {
+  key: string;
+  head: ReactNode;
+  cells: string[];
 }
 
 /**
@@ -292,7 +275,7 @@ function ChartFigure({
   title: string;
   summary: string;
   chart: ReactNode;
-  table: ReactNode;
+  table: { caption: string; columns: string[]; rows: TableRow[] };
   /** Nothing to draw: the sentence says so, and no chart or table is shown. */
   empty: boolean;
 }) {
@@ -308,7 +291,16 @@ function ChartFigure({
           {chart}
           <details className="chart-numbers">
             <summary>The numbers</summary>
-            {table}
+            <DataTable caption={table.caption} columns={table.columns}>
+              {table.rows.map(({ key, head, cells }) => (
+                <tr key={key}>
+                  <th scope="row">{head}</th>
+                  {cells.map((cell, column) => (
+                    <td key={column}>{cell}</td>
+                  ))}
+                </tr>
+              ))}
+            </DataTable>
           </details>
         </>
       )}

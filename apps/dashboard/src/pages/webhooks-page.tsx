@@ -8,14 +8,14 @@ import { useCallback, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { api, unwrap } from '../api';
-import { BusyButton } from '../components/busy-button';
-import { Checkbox, CheckboxGroup } from '../components/checkbox-group';
+import { Checkbox, Checkboxes, CheckboxGroup } from '../components/checkbox-group';
+import { CheckedForm } from '../components/checked-form';
 import { DataTable } from '../components/data-table';
-import { ConfirmDialog, Dialog } from '../components/dialog';
+import { ConfirmDialog, Dialog, DoneAction } from '../components/dialog';
 import { ErrorMessage, Loaded } from '../components/feedback';
 import { SecretField } from '../components/secret-field';
 import { TextField } from '../components/text-field';
-import { setRefused, submitOnce } from '../forms';
+import { fieldsOf, sending } from '../forms';
 import { formatDateTime } from '../format';
 import { useMode } from '../mode';
 import { useAction } from '../use-action';
@@ -135,14 +135,7 @@ function EndpointForm({
   onSaved: (endpoint: WebhookEndpoint & { secret: string }) => void;
   onCancel?: () => void;
 }) {
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm({
+  const form = useForm({
     resolver: zodResolver(EndpointFormSchema),
     defaultValues: endpoint
       ? {
@@ -153,17 +146,19 @@ function EndpointForm({
         }
       : NEW_ENDPOINT,
   });
+  const { register, formState } = form;
+  const { errors } = formState;
   // The types to choose from are shown only while "All events" is off.
-  const all = useWatch({ control, name: 'all' });
+  const all = useWatch({ control: form.control, name: 'all' });
   const id = useId();
 
-  const submit = handleSubmit(async ({ url, description, all, types }) => {
-    const body = {
-      url,
-      description: description || null,
-      events: all ? (['*'] as Subscription[]) : types,
-    };
-    try {
+  const submit = form.handleSubmit(
+    sending(form.setError, async ({ url, description, all, types }) => {
+      const body = {
+        url,
+        description: description || null,
+        events: all ? (['*'] as Subscription[]) : types,
+      };
       if (endpoint) {
         const { data } = unwrap(
           await api.updateWebhook({ params: { id: endpoint.id }, body }),
@@ -172,22 +167,28 @@ function EndpointForm({
         onSaved({ ...data, secret: '' });
       } else {
         const { data } = unwrap(await api.createWebhook({ body }), 201);
-        reset(NEW_ENDPOINT);
+        form.reset(NEW_ENDPOINT);
         onSaved(data);
       }
-    } catch (error) {
-      setRefused(setError, error);
-    }
-  });
+    }),
+  );
 
   return (
     <section aria-labelledby={`${id}-title`} className={endpoint ? undefined : 'section card'}>
       {!endpoint && <h2 id={`${id}-title`}>Add an endpoint</h2>}
-      <form
-        onSubmit={submitOnce(submit, { submitting: isSubmitting })}
-        noValidate
-        aria-busy={isSubmitting}
+      <CheckedForm
+        form={form}
+        onSubmit={submit}
         aria-label={endpoint ? 'Edit endpoint' : undefined}
+        submit={{ label: endpoint ? 'Save changes' : 'Add endpoint', busyLabel: 'Saving…' }}
+        row={{
+          className: 'dialog-actions',
+          before: onCancel && (
+            <button type="button" className="button button-secondary" onClick={onCancel}>
+              Cancel
+            </button>
+          ),
+        }}
       >
         <TextField
           label="Endpoint URL"
@@ -195,8 +196,7 @@ function EndpointForm({
           type="text"
           inputMode="url"
           autoComplete="off"
-          {...register('url')}
-          error={errors.url?.message}
+          {...fieldsOf(form)('url')}
           maxLength={2048}
           required
         />
@@ -208,34 +208,18 @@ function EndpointForm({
         />
         <CheckboxGroup legend="Events to send" error={errors.types?.message}>
           <Checkbox label="All events, including types added later" {...register('all')} />
-          {!all &&
-            WEBHOOK_EVENT_TYPES.map((type) => (
-              <Checkbox
-                key={type}
-                label={<code>{type}</code>}
-                {...register('types')}
-                value={type}
-                invalid={Boolean(errors.types)}
-              />
-            ))}
-        </CheckboxGroup>
-        {errors.root?.server?.message && <ErrorMessage message={errors.root.server.message} />}
-        <div className="dialog-actions">
-          {onCancel && (
-            <button type="button" className="button button-secondary" onClick={onCancel}>
-              Cancel
-            </button>
+          {!all && (
+            <Checkboxes
+              {...register('types')}
+              choices={WEBHOOK_EVENT_TYPES.map((type) => ({
+                value: type,
+                label: <code>{type}</code>,
+              }))}
+              invalid={Boolean(errors.types)}
+            />
           )}
-          <BusyButton
-            type="submit"
-            className="button button-primary"
-            busy={isSubmitting}
-            busyLabel="Saving…"
-          >
-            {endpoint ? 'Save changes' : 'Add endpoint'}
-          </BusyButton>
-        </div>
-      </form>
+        </CheckboxGroup>
+      </CheckedForm>
     </section>
   );
 }
@@ -521,11 +505,7 @@ function SecretDialog({
         Verify each request with it: <code>client.webhooks.unwrap(body, headers, secret)</code> in
         the SDK, or any Standard Webhooks library. Keep it on your server only.
       </p>
-      <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={onClose}>
-          Done
-        </button>
-      </div>
+      <DoneAction onDone={onClose} />
     </Dialog>
   );
 }

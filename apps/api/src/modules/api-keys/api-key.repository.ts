@@ -1,5 +1,5 @@
 import type { Scope } from '@boxoffice/contract';
-import { exec, statement, type Runner } from '../../db/driver';
+import { exec, execOne, statement, type Runner } from '../../db/driver';
 import type { Plan } from '../organisations/organisation.entity';
 
 /** `last_used_at` is refreshed at most this often, so authentication is not a write per request. */
@@ -41,8 +41,7 @@ const TOUCH = statement<never, { id: string; at: Date }>(
 
 /** The key with this hash (revoked or not), in one indexed read; null if there is none. */
 export async function findKeyByHash(on: Runner, keyHash: string): Promise<KeyRow | null> {
-  const [row] = await exec(on, BY_HASH, { keyHash });
-  return row ?? null;
+  return execOne(on, BY_HASH, { keyHash });
 }
 
 /** Marks the key used at `at`, unless it was within the resolution. */

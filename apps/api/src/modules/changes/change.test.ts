@@ -5,6 +5,7 @@ import {
   buildPayout,
   cancelFixtureOrder,
   changesOf,
+  eventInput,
   failCheckinInsertsAt,
   lastPosition,
 } from '../../../test/fixtures';
@@ -13,13 +14,7 @@ import { CHANGE_RETENTION_DAYS, purgeChanges, recordChanges } from './change.ser
 
 const server = useTestServer();
 
-const eventBody = {
-  name: 'Recorded launch',
-  timezone: 'Europe/London',
-  starts_at: '2027-05-01T18:00:00Z',
-  ends_at: '2027-05-01T22:00:00Z',
-  currency: 'GBP',
-};
+const eventBody = eventInput('Recorded launch');
 
 describe('change records', () => {
   it('record each API write with the object exactly as the API renders it', async () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_OF_LIST } from '../../../test/fixtures';
 import { getTestOrm } from '../../../test/setup';
 import type { Orm } from '../../db/orm';
 import { AppError } from '../../core/errors';
@@ -30,6 +31,11 @@ async function count(sql: string, organisationId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** No row of `from` (tables and a `where` naming the organisation as `?`); `what` says which. */
+async function expectNone(what: string, from: string, organisationId: string): Promise<void> {
+  expect(await count(`select count(*) as n from ${from}`, organisationId), what).toBe(0);
+}
+
 const statuses = async (table: string, organisationId: string): Promise<string[]> =>
   (
     await rows<{ status: string }>(
@@ -49,15 +55,7 @@ describe('seedDemoData', () => {
   }, 60_000);
 
   it('returns the counts of the rows it wrote', async () => {
-    const tables: Record<keyof SeedCounts, string> = {
-      events: 'events',
-      tiers: 'ticket_tiers',
-      orders: 'orders',
-      tickets: 'tickets',
-      attendees: 'attendees',
-      checkins: 'checkins',
-      payouts: 'payouts',
-    };
+    const tables: Record<keyof SeedCounts, string> = TABLE_OF_LIST;
     for (const [key, table] of Object.entries(tables) as [keyof SeedCounts, string][]) {
       const n = await count(
         `select count(*) as n from ${table} where organisation_id = ?`,
@@ -137,18 +135,18 @@ describe('seedDemoData', () => {
   });
 
   it('voids exactly the tickets of cancelled and refunded orders', async () => {
-    const mismatched = await count(
-      `select count(*) as n from tickets t join orders o on o.id = t.order_id
+    await expectNone(
+      'tickets whose void status disagrees with their order',
+      `tickets t join orders o on o.id = t.order_id
         where t.organisation_id = ?
           and (t.status = 'void') <> (o.status in ('cancelled', 'refunded'))`,
       organisationId,
     );
-    expect(mismatched).toBe(0);
-    const voidWithoutTime = await count(
-      `select count(*) as n from tickets where organisation_id = ? and status = 'void' and voided_at is null`,
+    await expectNone(
+      'void tickets without voided_at',
+      `tickets where organisation_id = ? and status = 'void' and voided_at is null`,
       organisationId,
     );
-    expect(voidWithoutTime).toBe(0);
   });
 
   it('issues tickets only for paid orders, one per line', async () => {
@@ -160,12 +158,12 @@ describe('seedDemoData', () => {
       organisationId,
     );
     expect(wrong).toEqual([]);
-    const pendingWithTickets = await count(
-      `select count(*) as n from tickets t join orders o on o.id = t.order_id
+    await expectNone(
+      'tickets of pending orders',
+      `tickets t join orders o on o.id = t.order_id
         where t.organisation_id = ? and o.status = 'pending'`,
       organisationId,
     );
-    expect(pendingWithTickets).toBe(0);
   });
 
   it("keeps each tier's quantity_sold equal to its live tickets, and sold-out tiers full", async () => {
@@ -193,12 +191,12 @@ describe('seedDemoData', () => {
   });
 
   it("keeps attendees' checked_in in step with their tickets and scans on the right events", async () => {
-    const outOfStep = await count(
-      `select count(*) as n from attendees a join tickets t on t.id = a.ticket_id
+    await expectNone(
+      'attendees out of step with their tickets',
+      `attendees a join tickets t on t.id = a.ticket_id
         where a.organisation_id = ? and a.checked_in <> (t.status = 'checked_in')`,
       organisationId,
     );
-    expect(outOfStep).toBe(0);
     const scannedEvents = await rows<{ status: string; direction: string }>(
       `select distinct e.status, c.direction from checkins c join events e on e.id = c.event_id
         where c.organisation_id = ? order by 1, 2`,
@@ -210,20 +208,20 @@ describe('seedDemoData', () => {
       { status: 'published', direction: 'entry' },
       { status: 'published', direction: 'exit' },
     ]);
-    const future = await count(
-      `select count(*) as n from checkins where organisation_id = ? and scanned_at > now()`,
+    await expectNone(
+      'scans in the future',
+      `checkins where organisation_id = ? and scanned_at > now()`,
       organisationId,
     );
-    expect(future).toBe(0);
   });
 
   it('gives the completed event its orders before it started', async () => {
-    const late = await count(
-      `select count(*) as n from orders o join events e on e.id = o.event_id
+    await expectNone(
+      'orders of the completed event placed after it started',
+      `orders o join events e on e.id = o.event_id
         where o.organisation_id = ? and e.status = 'completed' and o.placed_at >= e.starts_at`,
       organisationId,
     );
-    expect(late).toBe(0);
     const [completed] = await rows<{ ends_at: string; orders: string | number }>(
       `select e.ends_at, (select count(*) from orders o where o.event_id = e.id) as orders
          from events e where e.organisation_id = ? and e.status = 'completed'`,
@@ -231,12 +229,12 @@ describe('seedDemoData', () => {
     );
     expect(ms(completed!.ends_at)).toBeLessThan(now.getTime());
     expect(Number(completed!.orders)).toBeGreaterThan(0);
-    const draftOrders = await count(
-      `select count(*) as n from orders o join events e on e.id = o.event_id
+    await expectNone(
+      'orders of draft events',
+      `orders o join events e on e.id = o.event_id
         where o.organisation_id = ? and e.status = 'draft'`,
       organisationId,
     );
-    expect(draftOrders).toBe(0);
   });
 
   it('pays out gross less fees and refunds, with the fields each status needs', async () => {

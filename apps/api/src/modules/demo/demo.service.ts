@@ -235,6 +235,9 @@ interface TierTemplate {
   gate?: string;
 }
 
+const DOORS_MINUTES = 30;
+const MAIN_ENTRANCE_ONLY = [['Main entrance', 1]] as const;
+
 interface EventTemplate {
   kind: Kind;
   name: string;
@@ -247,7 +250,8 @@ interface EventTemplate {
   startInDays: number;
   startTime: readonly [number, number];
   durationHours: number;
-  doorsMinutes: number;
+  /** Doors open this long before the start; half an hour unless given. */
+  doorsMinutes?: number;
   /** Sales open this many days before the start. */
   salesDays: number;
   /** Tickets to sell in completed orders (before cancellations). */
@@ -255,7 +259,8 @@ interface EventTemplate {
   /** Share of attendees who give a company. */
   companyShare: number;
   questions: readonly Question[];
-  gates: readonly (readonly [string, number])[];
+  /** The gates with their weights (how many scans each takes); a main entrance only unless given. */
+  gates?: readonly (readonly [string, number])[];
   tiers: readonly TierTemplate[];
   /** For the cancelled event: how many days before the reference time it was called off. */
   cancelledDaysAgo?: number;
@@ -389,12 +394,10 @@ const TEMPLATES: readonly EventTemplate[] = [
     startInDays: 16,
     startTime: [18, 30],
     durationHours: 4,
-    doorsMinutes: 30,
     salesDays: 45,
     tickets: 112,
     companyShare: 0.75,
     questions: [DIETARY, HEARD_FROM],
-    gates: [['Main entrance', 1]],
     tiers: [
       {
         name: 'Early bird',
@@ -435,12 +438,10 @@ const TEMPLATES: readonly EventTemplate[] = [
     startInDays: 110,
     startTime: [10, 0],
     durationHours: 32,
-    doorsMinutes: 30,
     salesDays: 80,
     tickets: 0,
     companyShare: 0.5,
     questions: [DIETARY, TSHIRT],
-    gates: [['Main entrance', 1]],
     tiers: [
       { name: 'Weekend pass', price: 12000, quantity: 400, share: 0.6 },
       { name: 'Saturday only', price: 7000, quantity: 100, share: 0.2 },
@@ -458,12 +459,10 @@ const TEMPLATES: readonly EventTemplate[] = [
     startInDays: 9,
     startTime: [20, 0],
     durationHours: 2.5,
-    doorsMinutes: 30,
     salesDays: 35,
     tickets: 46,
     companyShare: 0.1,
     questions: [ACCESSIBILITY],
-    gates: [['Main entrance', 1]],
     cancelledDaysAgo: 4,
     tiers: [
       { name: 'Standing', price: 1800, quantity: 120, maxPerOrder: 6, share: 0.65 },
@@ -481,12 +480,10 @@ const TEMPLATES: readonly EventTemplate[] = [
     startInDays: 52,
     startTime: [18, 0],
     durationHours: 3.5,
-    doorsMinutes: 30,
     salesDays: 75,
     tickets: 52,
     companyShare: 0.8,
     questions: [DIETARY, ACCESSIBILITY],
-    gates: [['Main entrance', 1]],
     tiers: [
       { name: 'General admission', price: 2000, quantity: 150, share: 0.85 },
       {
@@ -664,7 +661,7 @@ function planEvent(index: number, now: Date): EventPlan {
         new Date(Math.floor(now.getTime() / (15 * MINUTE)) * 15 * MINUTE - 150 * MINUTE)
       : localTime(now, template.startInDays, template.startTime, template.timezone);
   const endsAt = addMs(startsAt, template.durationHours * HOUR);
-  const doorsOpenAt = addMs(startsAt, -template.doorsMinutes * MINUTE);
+  const doorsOpenAt = addMs(startsAt, -(template.doorsMinutes ?? DOORS_MINUTES) * MINUTE);
   const salesStart = startOfUtcDay(addMs(startsAt, -template.salesDays * DAY));
   const cancelledAt =
     template.kind === 'cancelled' ? addMs(now, -(template.cancelledDaysAgo ?? 3) * DAY) : null;
@@ -952,7 +949,7 @@ async function scanTickets(
     if (ticket.status === 'void') continue;
     if (!chance(rng, live ? 0.62 : 0.9)) continue;
     const tierTemplate = template.tiers[tierIds.indexOf(ticket.tierId)];
-    const gate = tierTemplate?.gate ?? weighted(rng, template.gates);
+    const gate = tierTemplate?.gate ?? weighted(rng, template.gates ?? MAIN_ENTRANCE_ONLY);
     const entry = saleTime(rng, plan.doorsOpenAt, rushEnd);
     scans.push({ ticketId: ticket.id, direction: 'entry', gate, at: entry });
     // Some step out (lunch, a call) and most of those come back.

@@ -1,4 +1,4 @@
-import { exec, statement, type Runner } from '../../db/driver';
+import { exec, execOne, statement, type Runner } from '../../db/driver';
 
 /** How long a stored answer is replayed. */
 export const ANSWER_TTL_MS = 24 * 3600 * 1000;
@@ -118,8 +118,7 @@ export async function tryLockKeys(on: Runner, of: KeysOf, keys: string[]): Promi
 
 /** The answer stored for the key and not expired at `at`, if any. */
 export async function readAnswer(on: Runner, of: KeyOf, at: Date): Promise<StoredAnswer | null> {
-  const [row] = await exec(on, READ, { ...of, at });
-  return row ?? null;
+  return execOne(on, READ, { ...of, at });
 }
 
 /** The answers stored for these keys and not expired at `at`, by key. */

@@ -75,6 +75,20 @@ async function snapshot(organisationId: string) {
   return counts;
 }
 
+/** `issueOrder` refuses `input` with this status and code, and the organisation's data is unchanged. */
+async function expectIssueRefused(
+  organisationId: string,
+  input: IssueOrderInput,
+  refusal: { status: number; code: string },
+  what?: string,
+) {
+  const before = await snapshot(organisationId);
+  await expect(issueOrder(await contextOf(organisationId), input), what).rejects.toMatchObject(
+    refusal,
+  );
+  expect(await snapshot(organisationId)).toEqual(before);
+}
+
 describe('issueOrder', () => {
   it('issues a paid order: tickets with scannable codes, attendees, stock, change records', async () => {
     const { tenant, organisationId, event, tier } = await onSale({ quantityTotal: 5 });
@@ -236,11 +250,11 @@ describe('issueOrder', () => {
       currency: 'EUR',
       status: 'published',
     });
-    const before2 = await snapshot(organisationId);
-    await expect(
-      issueOrder(await contextOf(organisationId), { ...base, eventId: second.id }),
-    ).rejects.toMatchObject({ status: 422, code: 'wrong_event' });
-    expect(await snapshot(organisationId)).toEqual(before2);
+    await expectIssueRefused(
+      organisationId,
+      { ...base, eventId: second.id },
+      { status: 422, code: 'wrong_event' },
+    );
   });
 
   it('refuses a tier off sale: paused, before its window, after it', async () => {
@@ -254,16 +268,12 @@ describe('issueOrder', () => {
     for (const [what, options, prepare] of cases) {
       const { organisationId, event, tier } = await onSale(options);
       await prepare(tier.id, await contextOf(organisationId));
-      const before = await snapshot(organisationId);
-      await expect(
-        issueOrder(await contextOf(organisationId), {
-          eventId: event.id,
-          tierId: tier.id,
-          quantity: 1,
-        }),
+      await expectIssueRefused(
+        organisationId,
+        { eventId: event.id, tierId: tier.id, quantity: 1 },
+        { status: 409, code: 'tier_not_on_sale' },
         what,
-      ).rejects.toMatchObject({ status: 409, code: 'tier_not_on_sale' });
-      expect(await snapshot(organisationId)).toEqual(before);
+      );
     }
     // A hidden tier sells (to those given its link).
     const hidden = await onSale();
@@ -296,28 +306,21 @@ describe('issueOrder', () => {
           name: 'Seated',
           price: 1000,
         });
-        const before = await snapshot(organisationId);
-        await expect(
-          issueOrder(await contextOf(organisationId), {
-            eventId: draft.id,
-            tierId: draftTier.id,
-            quantity: 1,
-          }),
-        ).rejects.toMatchObject({ status: 409, code: 'event_not_on_sale' });
-        expect(await snapshot(organisationId)).toEqual(before);
+        await expectIssueRefused(
+          organisationId,
+          { eventId: draft.id, tierId: draftTier.id, quantity: 1 },
+          { status: 409, code: 'event_not_on_sale' },
+          status,
+        );
         continue;
       }
       await updateEvent(ctx, event.id, { status });
-      const before = await snapshot(organisationId);
-      await expect(
-        issueOrder(await contextOf(organisationId), {
-          eventId: event.id,
-          tierId: tier.id,
-          quantity: 1,
-        }),
+      await expectIssueRefused(
+        organisationId,
+        { eventId: event.id, tierId: tier.id, quantity: 1 },
+        { status: 409, code: 'event_not_on_sale' },
         status,
-      ).rejects.toMatchObject({ status: 409, code: 'event_not_on_sale' });
-      expect(await snapshot(organisationId)).toEqual(before);
+      );
     }
   });
 

@@ -1,4 +1,4 @@
-import { exec, statement, type Runner } from '../../db/driver';
+import { exec, execOne, statement, type Runner } from '../../db/driver';
 
 /**
  * Makes the test environment of a live organisation, unless it has one: a row of its own, named as
@@ -56,8 +56,7 @@ export async function insertTwin(
 
 /** The live organisation's test environment, or null if it has none (yet). */
 export async function findTwin(on: Runner, liveOrganisationId: string): Promise<TwinRow | null> {
-  const [row] = await exec(on, TWIN_OF, { liveOrganisationId });
-  return row ?? null;
+  return execOne(on, TWIN_OF, { liveOrganisationId });
 }
 
 /** Whether the lease was taken (see TAKE_LEASE). */

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import {
   exec,
+  execOne,
   execText,
   execUnprepared,
   onConnection,
@@ -100,32 +101,33 @@ export interface RequestLogFilters {
   since?: Date;
 }
 
+/** A page of records: those that pass `filters`, after `after` (the last of the previous page). */
+export interface RequestLogPage {
+  filters: RequestLogFilters;
+  after?: { createdAt: Date; id: string } | undefined;
+  limit: number;
+}
+
 /**
- * A page of an organisation's records, newest first, after `after` (the last record of the
- * previous page); `full`: every column, bodies included. The text depends on which filters are used, not on their values; it walks
+ * A page of an organisation's records, newest first; `full`: every column, bodies included. The
+ * text depends on which filters are used, not on their values; it walks
  * `request_logs_org_created_index` in every partition.
  */
 export async function listRequestLogs(
   on: Runner,
   organisationId: string,
-  filters: RequestLogFilters,
-  after: { createdAt: Date; id: string } | undefined,
-  limit: number,
+  page: RequestLogPage,
 ): Promise<RequestLogSummaryRow[]>;
 export async function listRequestLogs(
   on: Runner,
   organisationId: string,
-  filters: RequestLogFilters,
-  after: { createdAt: Date; id: string } | undefined,
-  limit: number,
+  page: RequestLogPage,
   full: true,
 ): Promise<RequestLogRow[]>;
 export async function listRequestLogs(
   on: Runner,
   organisationId: string,
-  filters: RequestLogFilters,
-  after: { createdAt: Date; id: string } | undefined,
-  limit: number,
+  { filters, after, limit }: RequestLogPage,
   full = false,
 ): Promise<RequestLogSummaryRow[]> {
   const values: unknown[] = [organisationId];
@@ -167,8 +169,7 @@ export async function findRequestLog(
   organisationId: string,
   id: string,
 ): Promise<RequestLogRow | null> {
-  const [row] = await exec(on, GET, { organisationId, id });
-  return row ?? null;
+  return execOne(on, GET, { organisationId, id });
 }
 
 /** A usage bucket as the database sums it up. */

@@ -123,10 +123,8 @@ export async function listRequestLogs(
   query: RequestLogQuery,
 ): Promise<{ data: RequestLogSummaryView[]; next_cursor: string | null }> {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const rows = await logs.listRequestLogs(
-    ctx.em,
-    ctx.organisationId,
-    {
+  const rows = await logs.listRequestLogs(ctx.em, ctx.organisationId, {
+    filters: {
       ...statusRange(query),
       apiKeyId: query.key_id,
       method: query.method,
@@ -135,8 +133,8 @@ export async function listRequestLogs(
       since: query.since,
     },
     after,
-    query.limit + 1,
-  );
+    limit: query.limit + 1,
+  });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
@@ -159,9 +157,7 @@ export async function latestRequestLogs(
   const rows = await logs.listRequestLogs(
     ctx.em,
     ctx.organisationId,
-    { ...statusRange(query), since: query.since },
-    undefined,
-    query.limit,
+    { filters: { ...statusRange(query), since: query.since }, limit: query.limit },
     true,
   );
   return rows.map(toRequestLogView);

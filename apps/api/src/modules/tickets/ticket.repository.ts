@@ -1,4 +1,4 @@
-import { exec, statement, type Runner } from '../../db/driver';
+import { exec, execOne, statement, type Runner } from '../../db/driver';
 import type { Ticket } from './ticket.entity';
 
 /** A ticket row as the entity's plain type. */
@@ -41,11 +41,9 @@ export async function lockTicketRow(
   organisationId: string,
   by: { id: string } | { code: string },
 ): Promise<TicketRow | null> {
-  const [row] =
-    'id' in by
-      ? await exec(on, LOCK_BY_ID, { organisationId, id: by.id })
-      : await exec(on, LOCK_BY_CODE, { organisationId, code: by.code });
-  return row ?? null;
+  return 'id' in by
+    ? execOne(on, LOCK_BY_ID, { organisationId, id: by.id })
+    : execOne(on, LOCK_BY_CODE, { organisationId, code: by.code });
 }
 
 /**

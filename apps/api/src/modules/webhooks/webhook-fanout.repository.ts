@@ -1,4 +1,4 @@
-import { exec, statement, type Runner } from '../../db/driver';
+import { exec, execOne, statement, type Runner } from '../../db/driver';
 import type { RecordPlace } from './webhook-endpoint.repository';
 
 /**
@@ -69,8 +69,7 @@ const OLDEST_AGE = statement<{ age: string | null }>(
  * another replica's round holds it.
  */
 export async function lockPlace(on: Runner): Promise<RecordPlace | null> {
-  const [row] = await exec(on, LOCK_PLACE, undefined);
-  return row ?? null;
+  return execOne(on, LOCK_PLACE, undefined);
 }
 
 export async function advancePlace(on: Runner, to: RecordPlace, at: Date): Promise<void> {
