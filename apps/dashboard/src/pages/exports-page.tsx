@@ -116,7 +116,7 @@ export function ExportsPage() {
             <>
               <p className="visually-hidden" role="status">
                 {list.length === 0
-                  ? 'No exports yet.'
+                  ? 'No exports listed.'
                   : `${formatCount(list.length)} exports shown, ${formatCount(active)} in the making.`}
               </p>
               {list.length === 0 ? (
