@@ -354,6 +354,7 @@ describe('Exports', () => {
   it('starts an export of the test tickets, shows it made, and downloads its file', async () => {
     await page.goto(`${origin}/dashboard/logs`);
     await heading('Logs').waitFor();
+    await step.switchTestMode(page, false);
     await activityLink('Exports').click();
     await heading('Exports').waitFor();
     await page.getByText('No exports yet.').waitFor();
