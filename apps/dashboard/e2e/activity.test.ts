@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityViolations } from './accessibility';
@@ -9,8 +10,9 @@ import { startWebhookReceiver } from './webhook-receiver';
 /**
  * API activity: requests this suite makes through the real API with two keys show up on the Logs
  * page (found by their request ID, filtered, paged, each with its details) and in the Usage
- * charts, and each key's count of the last 24 hours on the keys page; on a desktop and at 360 px,
- * with nothing serious or critical for axe-core.
+ * charts, and each key's count of the last 24 hours on the keys page; an export started on the
+ * Exports page becomes ready and its file downloads; on a desktop and at 360 px, with nothing
+ * serious or critical for axe-core.
  */
 
 const account = {
@@ -343,5 +345,62 @@ describe('API activity: logs and usage', () => {
       })
       .toBeLessThan(400);
     await page.getByText(invalid.code!, { exact: true }).first().waitFor();
+  });
+});
+
+describe('Exports', () => {
+  const exportsTable = () => page.getByRole('region', { name: 'Exports, newest first' });
+
+  it('starts an export of the test tickets, shows it made, and downloads its file', async () => {
+    await page.goto(`${origin}/dashboard/logs`);
+    await heading('Logs').waitFor();
+    await step.switchTestMode(page, false);
+    await activityLink('Exports').click();
+    await heading('Exports').waitFor();
+    await page.getByText('No exports yet.').waitFor();
+    await checkPage('exports, none yet');
+
+    // Sent without a list, the form says so at the field, and starts nothing.
+    await page.getByRole('button', { name: 'Start export' }).click();
+    await page.getByText('Choose the list to export.').waitFor();
+    await expect
+      .poll(() => page.getByLabel('List').evaluate((e) => e === document.activeElement))
+      .toBe(true);
+    await checkPage('exports, a form in error');
+
+    await step.switchTestMode(page, true);
+    await page.getByRole('heading', { name: 'Test exports' }).waitFor();
+    await page.getByText('No test exports yet.').waitFor();
+    await page.getByLabel('List').selectOption('tickets');
+    await page.getByLabel('Format').selectOption('ndjson');
+    // The filters follow the list: tickets have statuses.
+    await page.getByRole('checkbox', { name: 'valid', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'checked in', exact: true }).check();
+    await page.getByRole('button', { name: 'Start export' }).click();
+
+    // The page asks again by itself while the export is made: no reload here.
+    const row = exportsTable().getByRole('row', { name: /Tickets/ });
+    await row.getByText('status: valid, checked_in').waitFor();
+    await row.getByText('ready', { exact: true }).waitFor({ timeout: 30_000 });
+    await checkPage('exports, one ready');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('link', { name: /^Download tickets export exp_/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^exp_\w+\.ndjson$/);
+    const file = await readFile(await download.path(), 'utf8');
+    const lines = file.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    const rows = Number((await row.getByRole('cell').nth(1).textContent())!.replace(/\D/g, ''));
+    expect(lines.length).toBe(rows);
+    const first = JSON.parse(lines[0]!) as { id: string; status: string; livemode: boolean };
+    expect(first.id).toMatch(/^tkt_/);
+    expect(['valid', 'checked_in']).toContain(first.status);
+    expect(first.livemode).toBe(false);
+
+    // The other mode has exports of its own: none.
+    await step.switchTestMode(page, false);
+    await page.getByText('No exports yet.').waitFor();
   });
 });

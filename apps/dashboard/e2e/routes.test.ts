@@ -93,6 +93,7 @@ describe('dashboard addresses', () => {
       ['/dashboard/settings/keys', 'API keys'],
       ['/dashboard/settings/plan/', 'Plan'],
       ['/dashboard/settings/webhooks', 'Webhooks'],
+      ['/dashboard/exports', 'Exports'],
     ] as const) {
       await page.goto(`${origin}${path}`);
       await heading(name).waitFor();

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { NotFound, Shell } from './components/shell';
 import { useMode } from './mode';
 import { SignInPage, SignUpPage } from './pages/auth-pages';
+import { ExportsPage } from './pages/exports-page';
 import { KeysPage } from './pages/keys-page';
 import { LogPage, LogsPage } from './pages/logs-page';
 import { PlanPage } from './pages/plan-page';
@@ -164,6 +165,13 @@ const usage = createRoute({
   component: lazyRouteComponent(() => import('./pages/usage-page'), 'UsagePage'),
 });
 
+const exportsPage = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'exports',
+  staticData: { title: 'Exports' },
+  component: ExportsPage,
+});
+
 // Addresses of no page of their own: the keys when signed in, else the sign-in.
 const goHome = ({ context }: { context: RouterContext }) => {
   throw redirect({
@@ -195,7 +203,7 @@ const notFound = createRoute({
 
 const routeTree = rootRoute.addChildren([
   signedOut.addChildren([signIn, signUp]),
-  signedIn.addChildren([keys, plan, webhooks, logs, log, usage]),
+  signedIn.addChildren([keys, plan, webhooks, logs, log, usage, exportsPage]),
   home,
   settings,
   notFound,

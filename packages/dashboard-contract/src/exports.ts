@@ -1,10 +1,52 @@
 import { initContract } from '@ts-rest/core';
-import { ErrorSchema, ExportCreateSchema, ExportSchema, TextSchema } from '@boxoffice/contract';
+import {
+  ErrorSchema,
+  EVENT_STATUSES,
+  ExportCreateSchema,
+  ExportSchema,
+  ORDER_STATUSES,
+  PAYOUT_STATUSES,
+  TextSchema,
+  TICKET_STATUSES,
+  TIER_STATUSES,
+  type ExportResource,
+} from '@boxoffice/contract';
 import { z } from 'zod';
-import { ModeHeadersSchema } from './mode';
+import { ModeHeadersSchema, ModeSchema } from './mode';
 
-export type { Export } from '@boxoffice/contract';
-export { EXPORT_FORMATS, EXPORT_RESOURCES } from '@boxoffice/contract';
+export type {
+  Export,
+  ExportCreate,
+  ExportFormat,
+  ExportResource,
+  ExportStatus,
+} from '@boxoffice/contract';
+export {
+  EXPORT_FORMATS,
+  EXPORT_RESOURCES,
+  EXPORT_STATUSES,
+  MAX_ACTIVE_EXPORTS,
+} from '@boxoffice/contract';
+
+/**
+ * The statuses the list of each resource filters by (`filters.status`), or `null` for a list
+ * without a status (attendees, check-ins).
+ */
+export const EXPORT_STATUS_FILTERS = {
+  events: EVENT_STATUSES,
+  tiers: TIER_STATUSES,
+  orders: ORDER_STATUSES,
+  tickets: TICKET_STATUSES,
+  attendees: null,
+  checkins: null,
+  payouts: PAYOUT_STATUSES,
+} as const satisfies Record<ExportResource, readonly string[] | null>;
+
+/**
+ * The download's own choice of mode, for a plain link (which sends no `X-Boxoffice-Mode`): the
+ * header's value when both are given, which must then agree.
+ */
+export const ExportFileQuerySchema = z.object({ mode: ModeSchema.optional() }).strict();
 
 const c = initContract();
 
@@ -38,6 +80,7 @@ export const exportRoutes = {
     path: '/exports/:id/file',
     headers: ModeHeadersSchema,
     pathParams: z.object({ id: TextSchema }),
+    query: ExportFileQuerySchema,
     responses: {
       200: file,
       206: file,
@@ -46,6 +89,7 @@ export const exportRoutes = {
       410: ErrorSchema,
       416: ErrorSchema,
     },
-    summary: "An export's file, as `GET /api/v1/exports/{id}/file` sends it",
+    summary:
+      "An export's file, as `GET /api/v1/exports/{id}/file` sends it; a link names the mode with `?mode=`",
   },
 } as const;

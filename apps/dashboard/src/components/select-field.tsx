@@ -6,8 +6,8 @@ export type Choice = string | { value: string; label: string };
 
 export type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'children'> & {
   label: string;
-  /** The label of the first option, the empty value: no choice (“Any”). */
-  none: string;
+  /** The label of the first option, the empty value: no choice (“Any”); none, no such option. */
+  none?: string;
   choices: readonly Choice[];
   error?: string;
   ref?: Ref<HTMLSelectElement>;
@@ -27,7 +27,7 @@ export function SelectField({ label, none, choices, error, ref, ...select }: Sel
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
       >
-        <option value="">{none}</option>
+        {none !== undefined && <option value="">{none}</option>}
         {choices.map((choice) => {
           const { value, label } =
             typeof choice === 'string' ? { value: choice, label: choice } : choice;

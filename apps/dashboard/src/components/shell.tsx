@@ -86,6 +86,11 @@ export function Shell({ children }: { children: ReactNode }) {
                   Usage
                 </Link>
               </li>
+              <li>
+                <Link to="/exports" className="nav-link">
+                  Exports
+                </Link>
+              </li>
             </ul>
           </nav>
           <nav aria-label="Settings">

@@ -1,6 +1,12 @@
 import type { Request as ExpressRequest, Response } from 'express';
 import type { ExportCreate } from '@boxoffice/contract';
-import { DASHBOARD_EXPORTS, type ModeHeaders } from '@boxoffice/dashboard-contract';
+import {
+  DASHBOARD_EXPORTS,
+  MODE_HEADER,
+  type Mode,
+  type ModeHeaders,
+} from '@boxoffice/dashboard-contract';
+import { AppError } from '../../core/errors';
 import {
   createExport,
   latestExports,
@@ -34,11 +40,28 @@ export const dashboardExportHandlers = (queue: ExportQueue | undefined) => ({
       body: { data: toExportResource(await createExport(ctx, body, queue), ctx.livemode) },
     };
   },
+  // A download link cannot send the mode's header: it names the mode in its query instead.
   downloadExport: async ({
     headers,
+    query,
     params,
     req,
     res,
-  }: Request & { params: { id: string }; req: ExpressRequest }) =>
-    sendExportFile(await dashboardTenantOf(res, headers), req, res, params.id),
+  }: Request & { query: { mode?: Mode }; params: { id: string }; req: ExpressRequest }) => {
+    const header = headers[MODE_HEADER];
+    if (query.mode && header && query.mode !== header) {
+      throw new AppError(
+        400,
+        'invalid_request',
+        `mode (${query.mode}) and the ${MODE_HEADER} header (${header}) name different modes`,
+      );
+    }
+    const mode = query.mode ?? header;
+    return sendExportFile(
+      await dashboardTenantOf(res, mode ? { [MODE_HEADER]: mode } : {}),
+      req,
+      res,
+      params.id,
+    );
+  },
 });
