@@ -153,6 +153,7 @@ const SDK_METHODS: Readonly<Record<string, string>> = {
   'testHelpers.createOrder': 'testHelpers.orders.create',
   'testHelpers.refundOrder': 'testHelpers.orders.refund',
   'testHelpers.advancePayout': 'testHelpers.payouts.advance',
+  'exports.file': 'exports.download',
 };
 
 describe('codeSamples', () => {

@@ -435,8 +435,8 @@ const CALLS: Record<string, Call> = {
   'exports.list': { input: { status: 'ready' } },
   'exports.get': {},
   'exports.file': {
-    note: 'gzip-encoded on the wire when accepted; Range and If-Range resume a broken download.',
-    sdk: { method: 'exports.file', id: 'exp_…', item: 'file', shows: ['status'] },
+    note: 'gzip-encoded on the wire when accepted; Range and If-Range resume a broken download. In the SDK, rows() streams an NDJSON file as typed objects.',
+    sdk: { method: 'exports.download', id: 'exp_…', item: 'file', shows: ['status'] },
   },
   'webhookEndpoints.list': {},
   'webhookEndpoints.get': {},
