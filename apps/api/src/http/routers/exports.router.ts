@@ -73,8 +73,8 @@ export function byteRange(
 
 /**
  * The bytes `[start, end)` of a file, chunk by chunk: with gzip, the stored members as they are
- * (laid end to end they are one gzip stream); without, each member decompressed. One chunk in
- * memory at a time.
+ * (laid end to end they are one gzip stream); without, each member decompressed. The next chunk
+ * is read (and decompressed, on the thread pool) while this one is sent: two in memory at most.
  */
 async function* fileBytes(
   em: EntityManager,
@@ -82,13 +82,31 @@ async function* fileBytes(
   gzip: boolean,
   { start, end }: ByteRange,
 ): AsyncGenerator<Buffer> {
-  for (const chunk of file.chunks) {
-    const offset = gzip ? chunk.gzipOffset : chunk.rawOffset;
-    const length = gzip ? chunk.gzipSize : chunk.rawSize;
-    if (offset + length <= start) continue;
-    if (offset >= end) break;
-    const stored = await readChunk(em, file, chunk.seq);
-    const data = gzip ? stored : await gunzip(stored);
+  const place = (chunk: ExportFile['chunks'][number]) => ({
+    seq: chunk.seq,
+    offset: gzip ? chunk.gzipOffset : chunk.rawOffset,
+    length: gzip ? chunk.gzipSize : chunk.rawSize,
+  });
+  const wanted = file.chunks
+    .map(place)
+    .filter(({ offset, length }) => offset + length > start && offset < end);
+  const load = async (seq: number) => {
+    const stored = await readChunk(em, file, seq);
+    return gzip ? stored : gunzip(stored);
+  };
+  const ahead = (index: number): Promise<Buffer> | undefined => {
+    const chunk = wanted[index];
+    if (!chunk) return undefined;
+    const loading = load(chunk.seq);
+    // Awaited on the next turn; a download given up before then must not leave it unhandled.
+    loading.catch(() => undefined);
+    return loading;
+  };
+  let next = ahead(0);
+  for (const [index, { offset, length }] of wanted.entries()) {
+    if (!next) break;
+    const data = await next;
+    next = ahead(index + 1);
     yield data.subarray(Math.max(0, start - offset), Math.min(length, end - offset));
   }
 }
