@@ -4,10 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { getTestOrm } from '../../test/setup';
 import { authenticateKey } from '../modules/api-keys/api-key.service';
 import { testOrganisationOf } from '../modules/organisations/test-environment.service';
-import {
-  encodeRequestLog,
-  insertRequestLogs,
-} from '../modules/request-logs/request-log.repository';
+import { insertRequestLogs } from '../modules/request-logs/request-log.repository';
 
 const API_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -299,24 +296,26 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     const org = await ok('org', 'create', '--name', 'CLI Logs', '--plan', 'pro');
     const test = await testOrganisationOf(orm.em.fork(), org.id);
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
-    const row = (organisationId: string, id: string, status: number, minutesAgo: number) =>
-      encodeRequestLog({
-        ...SAMPLE_RECORD,
-        id,
-        request_id: id,
-        organisation_id: organisationId,
-        livemode: organisationId === org.id,
-        status,
-        created_at: at(minutesAgo),
-        error_body: status >= 400 ? '{"code":"boom"}' : null,
-      });
-    await insertRequestLogs(orm.em, [
-      row(org.id, 'req_cli_old500', 500, 120),
-      row(org.id, 'req_cli_500', 500, 10),
-      row(org.id, 'req_cli_404', 404, 5),
-      row(org.id, 'req_cli_200', 200, 1),
-      row(test, 'req_cli_test503', 503, 2),
-    ]);
+    const row = (organisationId: string, id: string, status: number, minutesAgo: number) => ({
+      ...SAMPLE_RECORD,
+      id,
+      request_id: id,
+      organisation_id: organisationId,
+      livemode: organisationId === org.id,
+      status,
+      created_at: at(minutesAgo),
+      error_body: status >= 400 ? '{"code":"boom"}' : null,
+    });
+    await insertRequestLogs(
+      orm.em,
+      JSON.stringify([
+        row(org.id, 'req_cli_old500', 500, 120),
+        row(org.id, 'req_cli_500', 500, 10),
+        row(org.id, 'req_cli_404', 404, 5),
+        row(org.id, 'req_cli_200', 200, 1),
+        row(test, 'req_cli_test503', 503, 2),
+      ]),
+    );
     const lines = async (...args: string[]) => {
       const result = await cli('logs', '--org', org.id, ...args);
       expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });

@@ -1,15 +1,11 @@
-import {
-  encodeRequestLog,
-  type EncodedRequestLog,
-  type RequestLogRow,
-} from './request-log.repository';
+import type { RequestLogRow } from './request-log.repository';
 
 /** What became of records: written, or dropped (the buffer was full, or their batch failed). */
 export type RecordOutcome = 'written' | 'dropped_buffer_full' | 'dropped_write_failed';
 
 export interface RequestLogWriterOptions {
-  /** Writes one batch (one statement). */
-  write: (records: EncodedRequestLog[]) => Promise<void>;
+  /** Writes one batch (one statement): its records as the UTF-8 text of a JSON array. */
+  write: (json: Buffer) => Promise<void>;
   /** Records waiting at most; past it new ones are dropped (counted). */
   maxBuffered?: number;
   /** Records per statement; a buffer this full is written at once, without waiting for the timer. */
@@ -25,6 +21,44 @@ export interface RequestLogWriterOptions {
 export const DEFAULT_MAX_BUFFERED = 10_000;
 const DEFAULT_BATCH_SIZE = 500;
 const DEFAULT_FLUSH_INTERVAL_MS = 1000;
+/** Bytes a batch starts with; it doubles when a record does not fit. */
+const BATCH_START_BYTES = 64 * 1024;
+
+/**
+ * Records waiting to be written, as the JSON array text of one statement, kept in a `Buffer`:
+ * outside V8's heap, so that the second or so they wait costs the garbage collector nothing (as
+ * objects, or even as one string each, they outlive the young generation and are copied and
+ * marked again and again).
+ */
+class Batch {
+  data = Buffer.allocUnsafe(BATCH_START_BYTES);
+  length = 1;
+  count = 0;
+
+  constructor() {
+    this.data[0] = 0x5b; // [
+  }
+
+  add(json: string): void {
+    const bytes = Buffer.byteLength(json);
+    // The separator, or the closing bracket after the last record.
+    if (this.length + bytes + 1 > this.data.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.data.length * 2, this.length + bytes + 1));
+      this.data.copy(grown, 0, 0, this.length);
+      this.data = grown;
+    }
+    if (this.count > 0) this.data[this.length - 1] = 0x2c; // ,
+    this.length += this.data.write(json, this.length);
+    this.data[this.length] = 0x5d; // ]
+    this.length += 1;
+    this.count += 1;
+  }
+
+  /** The JSON array's text. */
+  get json(): Buffer {
+    return this.data.subarray(0, this.length);
+  }
+}
 
 /**
  * The request log's way to the database, off the requests' path: a record is put in a buffer in
@@ -41,7 +75,9 @@ export class RequestLogWriter {
   readonly #intervalMs: number;
   readonly #onOutcome: NonNullable<RequestLogWriterOptions['onOutcome']>;
   readonly #onError: NonNullable<RequestLogWriterOptions['onError']>;
-  #buffer: EncodedRequestLog[] = [];
+  /** Full batches first, the one being filled last. */
+  #batches: Batch[] = [];
+  #buffered = 0;
   #flushing: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #soon: NodeJS.Immediate | undefined;
@@ -58,17 +94,23 @@ export class RequestLogWriter {
 
   /** Records waiting to be written. */
   get buffered(): number {
-    return this.#buffer.length;
+    return this.#buffered;
   }
 
   /** Takes a record; never waits and never throws. */
   record(row: RequestLogRow): void {
-    if (this.#stopped || this.#buffer.length >= this.#maxBuffered) {
+    if (this.#stopped || this.#buffered >= this.#maxBuffered) {
       this.#onOutcome('dropped_buffer_full', 1);
       return;
     }
-    this.#buffer.push(encodeRequestLog(row));
-    if (this.#buffer.length >= this.#batchSize && !this.#flushing && !this.#soon) {
+    let batch = this.#batches.at(-1);
+    if (!batch || batch.count >= this.#batchSize) {
+      batch = new Batch();
+      this.#batches.push(batch);
+    }
+    batch.add(JSON.stringify(row));
+    this.#buffered += 1;
+    if (batch.count >= this.#batchSize && !this.#flushing && !this.#soon) {
       // Not in the caller's turn: the statement is built after the answer's own work.
       this.#soon = setImmediate(() => {
         this.#soon = undefined;
@@ -115,13 +157,13 @@ export class RequestLogWriter {
   }
 
   async #drain(): Promise<void> {
-    while (this.#buffer.length > 0) {
-      const batch = this.#buffer.splice(0, this.#batchSize);
+    for (let batch = this.#batches.shift(); batch; batch = this.#batches.shift()) {
+      this.#buffered -= batch.count;
       try {
-        await this.#write(batch);
-        this.#onOutcome('written', batch.length);
+        await this.#write(batch.json);
+        this.#onOutcome('written', batch.count);
       } catch (error) {
-        this.#onOutcome('dropped_write_failed', batch.length);
+        this.#onOutcome('dropped_write_failed', batch.count);
         this.#onError(error);
       }
     }

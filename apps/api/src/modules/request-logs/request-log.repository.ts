@@ -54,21 +54,11 @@ const SUMMARY_COLUMNS = `id, created_at, livemode, api_key_id, key_hint, method,
   sdk_version`;
 
 /**
- * A record as it waits to be written: its row as JSON text. The writer keeps records for up to a
- * second, and one flat string per record is far less for the garbage collector to copy and mark
- * than the row's object with its two dozen fields would be.
- */
-export type EncodedRequestLog = string & { readonly __encoded: 'request_log' };
-
-export const encodeRequestLog = (row: RequestLogRow): EncodedRequestLog =>
-  JSON.stringify(row) as EncodedRequestLog;
-
-/**
  * A batch of records in one statement: the rows travel as one JSON array, which
  * `json_to_recordset` turns back into rows. A row for a day without its partition goes to the
  * default partition.
  */
-const INSERT = statement<never, { json: string }>(
+const INSERT = statement<never, { json: Buffer | string }>(
   `insert into request_logs (${COLUMNS})
    select ${COLUMNS}
      from json_to_recordset($1::json) as r(
@@ -81,12 +71,9 @@ const INSERT = statement<never, { json: string }>(
   (v) => [v.json],
 );
 
-/** Writes `rows` in one statement. */
-export async function insertRequestLogs(
-  on: Runner,
-  records: readonly EncodedRequestLog[],
-): Promise<void> {
-  await exec(on, INSERT, { json: `[${records.join(',')}]` });
+/** Writes the records of `json`, the text of a JSON array of rows (as `JSON.stringify` makes it). */
+export async function insertRequestLogs(on: Runner, json: Buffer | string): Promise<void> {
+  await exec(on, INSERT, { json });
 }
 
 export type RequestLogSummaryRow = Omit<
