@@ -236,11 +236,14 @@ async function serve(
   // the endpoints at once, and an idle server asks the database for others' changes every 2 s
   // rather than four times a second. A worker alone (WEBHOOK_WORKER=only) polls.
   if (webhooks && serveApi) webhooks.followCommits(orm.em);
-  // Started once the server listens (a start that fails to listen stops at once); until then an
-  // export request is a 503.
-  const exportsStarted = exportJobs
-    .start()
-    .catch((error: unknown) => logger.error({ err: error }, 'export queue failed to start'));
+  // Started a second after the server listens, or by the first export asked for before then: a
+  // new replica answers its first requests before it loads pg-boss and starts the queue.
+  const startExports = () =>
+    exportJobs
+      .start()
+      .catch((error: unknown) => logger.error({ err: error }, 'export queue failed to start'));
+  const exportsTimer = setTimeout(() => void startExports(), 1000);
+  exportsTimer.unref();
   const webhooksStarted = webhooks
     ?.start()
     .catch((error: unknown) => logger.error({ err: error }, 'webhook worker failed to start'));
@@ -277,6 +280,7 @@ async function serve(
     logger.debug({ signal }, 'shutting down: finishing in-flight requests');
     clearInterval(purge);
     clearInterval(logMaintenance);
+    clearTimeout(exportsTimer);
     const force = setTimeout(() => {
       logger.error('grace period over; exiting with requests still open');
       process.exit(1);
@@ -288,7 +292,7 @@ async function serve(
       serveApi && http.drain(config.SHUTDOWN_GRACE_MS),
       metricsServer && close(metricsServer),
       webhooksStarted?.then(() => webhooks?.stop(config.SHUTDOWN_GRACE_MS)).catch(() => undefined),
-      exportsStarted.then(() => exportJobs.stop(config.SHUTDOWN_GRACE_MS)).catch(() => undefined),
+      exportJobs.stop(config.SHUTDOWN_GRACE_MS).catch(() => undefined),
     ]);
     await sealing;
     // The records of the requests just answered, written before the pool closes.

@@ -49,6 +49,7 @@ export interface ExportJobsOptions {
 export class ExportJobs implements ExportQueue {
   readonly #options: ExportJobsOptions;
   readonly #queue: JobQueue;
+  #started: Promise<void> | undefined;
 
   constructor(options: ExportJobsOptions) {
     this.#options = options;
@@ -62,7 +63,19 @@ export class ExportJobs implements ExportQueue {
     });
   }
 
-  async start(): Promise<void> {
+  /**
+   * Starts the queue (once: later calls share the first), loading pg-boss then; a start that
+   * failed is tried again by the next call.
+   */
+  start(): Promise<void> {
+    this.#started ??= this.#start().catch((error: unknown) => {
+      this.#started = undefined;
+      throw error;
+    });
+    return this.#started;
+  }
+
+  async #start(): Promise<void> {
     await this.#queue.start();
     await this.#queue.createQueue(EXPORT_QUEUE, {
       ...RETRY,
@@ -80,7 +93,10 @@ export class ExportJobs implements ExportQueue {
     }
   }
 
-  enqueue(client: PoolClient, id: string): Promise<void> {
+  /** Adds the job of export `id` in the transaction of `client`, starting the queue if need be. */
+  async enqueue(client: PoolClient, id: string): Promise<void> {
+    // A queue that cannot start makes the insert a 503, which the request may try again.
+    await this.start().catch(() => undefined);
     return this.#queue.insert<ExportJob>(
       client,
       EXPORT_QUEUE,
@@ -108,7 +124,9 @@ export class ExportJobs implements ExportQueue {
   }
 
   /** Lets the runs in hand finish (within `timeoutMs`); a run cut off is made again elsewhere. */
-  stop(timeoutMs: number): Promise<void> {
-    return this.#queue.stop(timeoutMs);
+  async stop(timeoutMs: number): Promise<void> {
+    // A start under way ends first, so that nothing is left running after the stop.
+    await this.#started?.catch(() => undefined);
+    await this.#queue.stop(timeoutMs);
   }
 }
