@@ -216,6 +216,27 @@ describe('a recorded request', () => {
     });
   });
 
+  it('keeps a request the rate limit refused, with its 429 and code', async () => {
+    const limited = await startTestServer({ requestLog: writer, metrics, readsPerMinute: 2 });
+    try {
+      const tenant = await createTenant(['read']);
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) {
+        statuses.push((await call(limited, 'GET', '/api/v1/events', { key: tenant.key })).status);
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      const records = await recordsOf(tenant.organisationId, 3);
+      expect(records.map((record) => [record.status, record.error_code])).toEqual([
+        [200, null],
+        [200, null],
+        [429, 'rate_limited'],
+      ]);
+      expect(records[2]).toMatchObject({ api_key_id: tenant.apiKeyId, route: '/events' });
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('looks up the keys of paths no route has at most 20 times a second, and counts the rest', async () => {
     const tenant = await createTenant();
     const before = await counted(metrics, 'boxoffice_request_log_unattributed_total');
