@@ -251,6 +251,37 @@ describe('dashboard journey', () => {
     await page.getByRole('row', { name: /Nightly sync/ }).waitFor();
   });
 
+  it('lists a key generated while the list of keys is still on its way', async () => {
+    // The page's first list is read before the key exists, and arrives only after it is made.
+    let read!: () => void;
+    const listRead = new Promise<void>((resolve) => (read = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let lists = 0;
+    await page.route(/\/dashboard\/api\/keys$/, async (route) => {
+      if (route.request().method() !== 'GET' || ++lists > 1) return route.fallback();
+      const response = await route.fetch();
+      read();
+      await released;
+      await route.fulfill({ response });
+    });
+    try {
+      await page.reload();
+      await heading('API keys').waitFor();
+      await listRead;
+      const dialog = await step.generateKey(page, 'Late list');
+      await dialog.getByRole('button', { name: 'Copy' }).click();
+      await step.closeDialog(dialog);
+      release();
+      await page.getByRole('row', { name: /Late list/ }).waitFor();
+      await page.getByRole('row', { name: /Nightly sync/ }).waitFor();
+      expect(lists).toBe(2);
+    } finally {
+      release();
+      await page.unroute(/\/dashboard\/api\/keys$/);
+    }
+  });
+
   it('says at the scopes what is missing, and takes a key copied by hand', async () => {
     /** The text of the elements that describe `element` for assistive technology. */
     const description = (element: Locator) =>

@@ -5,7 +5,8 @@ export type Resource<T> =
 
 /**
  * Loads `load()` on mount and on `reload()`. `load` must be stable (defined outside the component
- * or memoised). `update` edits the loaded data in place after a successful change.
+ * or memoised). `update` edits the loaded data in place after a successful change; a change made
+ * while a load is under way asks again, as that answer may have been read before the change.
  *
  * A reload keeps what is shown until its answer replaces it (a refresh does not blank the table),
  * and the answer of the latest request wins: an earlier one that arrives later is dropped, while
@@ -35,10 +36,18 @@ export function useResource<T>(load: () => Promise<T>) {
     setResource((previous) => (previous.status === 'ready' ? previous : { status: 'loading' }));
     fetch();
   }, [fetch]);
-  const update = useCallback((change: (data: T) => T) => {
-    setResource((previous) =>
-      previous.status === 'ready' ? { status: 'ready', data: change(previous.data) } : previous,
-    );
-  }, []);
+  const update = useCallback(
+    (change: (data: T) => T) => {
+      setResource((previous) =>
+        previous.status === 'ready' ? { status: 'ready', data: change(previous.data) } : previous,
+      );
+      if (requested.current > shown.current) {
+        // The answer under way may predate the change: drop it, and ask again.
+        shown.current = requested.current;
+        fetch();
+      }
+    },
+    [fetch],
+  );
   return { resource, reload, update };
 }
