@@ -71,10 +71,13 @@ export function byteRange(
   return { start, end };
 }
 
+/** Chunks read (and decompressed) at once, ahead of the one being sent (more bought nothing). */
+const CHUNKS_AHEAD = 2;
+
 /**
  * The bytes `[start, end)` of a file, chunk by chunk: with gzip, the stored members as they are
- * (laid end to end they are one gzip stream); without, each member decompressed. The next chunk
- * is read (and decompressed, on the thread pool) while this one is sent: two in memory at most.
+ * (laid end to end they are one gzip stream); without, each member decompressed. The next
+ * CHUNKS_AHEAD chunks are read (and decompressed, on the thread pool) while one is sent.
  */
 async function* fileBytes(
   em: EntityManager,
@@ -82,31 +85,32 @@ async function* fileBytes(
   gzip: boolean,
   { start, end }: ByteRange,
 ): AsyncGenerator<Buffer> {
-  const place = (chunk: ExportFile['chunks'][number]) => ({
-    seq: chunk.seq,
-    offset: gzip ? chunk.gzipOffset : chunk.rawOffset,
-    length: gzip ? chunk.gzipSize : chunk.rawSize,
-  });
   const wanted = file.chunks
-    .map(place)
+    .map((chunk) => ({
+      seq: chunk.seq,
+      offset: gzip ? chunk.gzipOffset : chunk.rawOffset,
+      length: gzip ? chunk.gzipSize : chunk.rawSize,
+    }))
     .filter(({ offset, length }) => offset + length > start && offset < end);
-  const load = async (seq: number) => {
+  const load = async ({ seq, length }: (typeof wanted)[number]) => {
     const stored = await readChunk(em, file, seq);
-    return gzip ? stored : gunzip(stored);
+    // Its whole text in one step of the thread pool, not one per 16 KiB (zlib's default).
+    return gzip ? stored : gunzip(stored, { chunkSize: Math.max(length, 64) });
   };
-  const ahead = (index: number): Promise<Buffer> | undefined => {
+  const loading: Promise<Buffer>[] = [];
+  const readAhead = (index: number) => {
     const chunk = wanted[index];
-    if (!chunk) return undefined;
-    const loading = load(chunk.seq);
-    // Awaited on the next turn; a download given up before then must not leave it unhandled.
-    loading.catch(() => undefined);
-    return loading;
+    if (!chunk) return;
+    const loaded = load(chunk);
+    // Awaited in its turn; a download given up before then must not leave it unhandled.
+    loaded.catch(() => undefined);
+    loading.push(loaded);
   };
-  let next = ahead(0);
+  for (let index = 0; index < CHUNKS_AHEAD; index++) readAhead(index);
   for (const [index, { offset, length }] of wanted.entries()) {
-    if (!next) break;
-    const data = await next;
-    next = ahead(index + 1);
+    const data = await loading.shift();
+    if (!data) break;
+    readAhead(index + CHUNKS_AHEAD);
     yield data.subarray(Math.max(0, start - offset), Math.min(length, end - offset));
   }
 }
@@ -144,7 +148,7 @@ export async function sendExportFile(ctx: TenantContext, req: Request, res: Resp
   if (gzip) res.setHeader('Content-Encoding', 'gzip');
   res.setHeader('Content-Length', String(sent.end - sent.start));
   if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end - 1}/${size}`);
-  const body = Readable.from(fileBytes(ctx.em, file, gzip, sent));
+  const body = Readable.from(fileBytes(ctx.em, file, gzip, sent), { highWaterMark: 1 });
   // A chunk that cannot be read once the status is sent: the client sees a cut-off body (its
   // Content-Length unmet), and resumes with a range.
   body.once('error', () => res.destroy());

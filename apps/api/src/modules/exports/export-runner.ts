@@ -90,7 +90,7 @@ export async function runExport(
   if (!run) return 'skipped';
   await deleteOtherRuns(em, id, runId);
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
-  const file = new ChunkedFile(em, id, runId);
+  const file = new ChunkedFile(em, id, runId, chunkBytes);
   const writer = rowWriter(run.resource, run.format);
   file.add(writer.header());
   let rowCount = 0;
@@ -102,8 +102,8 @@ export async function runExport(
       for (const row of batch) {
         file.add(writer.line(LISTS[run.resource].render(row, run.livemode)));
         rowCount += 1;
+        if (file.buffered >= chunkBytes) await file.flush();
       }
-      if (file.buffered >= chunkBytes) await file.flush();
     }
     return at;
   });
@@ -131,47 +131,62 @@ function readRows(em: EntityManager, client: PoolClient, run: ExportRun) {
   return LISTS[run.resource].read(client, ctx, filters);
 }
 
-/** A file written chunk by chunk into `export_chunks`, with each chunk's offsets. */
+/**
+ * A file written chunk by chunk into `export_chunks`, with each chunk's offsets. The text of the
+ * chunk being made is written into one buffer, reused from chunk to chunk: the lines do not wait
+ * in the heap (where, living through several young-generation collections, they would be copied
+ * and then promoted), and no chunk leaves a megabyte of garbage behind.
+ */
 class ChunkedFile {
   readonly #em: EntityManager;
   readonly #id: string;
   readonly #runId: string;
-  #parts: string[] = [];
+  #data: Buffer;
   #seq = 0;
   buffered = 0;
   rawOffset = 0;
   gzipOffset = 0;
 
-  constructor(em: EntityManager, id: string, runId: string) {
+  constructor(em: EntityManager, id: string, runId: string, chunkBytes: number) {
     this.#em = em;
     this.#id = id;
     this.#runId = runId;
+    this.#data = Buffer.allocUnsafe(chunkBytes + 64 * 1024);
   }
 
   add(text: string): void {
-    if (text === '') return;
-    this.#parts.push(text);
-    this.buffered += Buffer.byteLength(text);
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    const most = this.buffered + text.length * 3;
+    if (most > this.#data.length) {
+      const grown = Buffer.allocUnsafe(Math.max(most, this.#data.length * 2));
+      this.#data.copy(grown, 0, 0, this.buffered);
+      this.#data = grown;
+    }
+    this.buffered += this.#data.write(text, this.buffered);
   }
 
   /** Writes what is buffered as the next chunk (nothing when nothing is). */
   async flush(): Promise<void> {
     if (this.buffered === 0) return;
-    const raw = Buffer.from(this.#parts.join(''), 'utf8');
-    this.#parts = [];
-    this.buffered = 0;
-    const data = await gzip(raw);
+    const rawSize = this.buffered;
+    // The buffer is written to again only once its chunk is compressed and stored.
+    // In one or two steps of the thread pool (the text shrinks to a quarter or less), not one per
+    // 16 KiB of output (zlib's default).
+    const data = await gzip(this.#data.subarray(0, rawSize), {
+      chunkSize: Math.max(64, rawSize >> 1),
+    });
     await insertChunk(this.#em, {
       exportId: this.#id,
       runId: this.#runId,
       seq: this.#seq,
       rawOffset: this.rawOffset,
-      rawSize: raw.length,
+      rawSize,
       gzipOffset: this.gzipOffset,
       data,
     });
+    this.buffered = 0;
     this.#seq += 1;
-    this.rawOffset += raw.length;
+    this.rawOffset += rawSize;
     this.gzipOffset += data.length;
   }
 }
