@@ -24,6 +24,13 @@ describe('redact', () => {
     );
   });
 
+  it('redacts a secret written just after a key, whatever characters of base64 begin it', () => {
+    for (const secret of ['whsec_++BTKOTG2UN2YPvgcrVXe0ki', 'whsec_/x=9', WHSEC]) {
+      expect(redact(`${KEY}${secret}`), secret).toBe('[redacted][redacted]');
+      expect(redact(`${secret}${KEY}`), secret).toBe('[redacted]');
+    }
+  });
+
   it('leaves hints and ordinary text alone', () => {
     const text = 'key bxo_live_…a1B2 made by bxo_ on /events?limit=5 {"name":"Gala"}';
     expect(redact(text)).toBe(text);

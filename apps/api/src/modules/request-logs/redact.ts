@@ -15,11 +15,12 @@ export const MAX_BODY_BYTES = 4096;
 const US = '(?:_|%5[fF])';
 
 const PATTERNS: [RegExp, string][] = [
+  // A webhook signing secret (base64 after `whsec_`). Before keys: a key's alphabet takes the
+  // letters of `whsec_`, so a key written just before a secret would otherwise take its prefix.
+  [new RegExp(`whsec${US}[A-Za-z0-9+/=_%-]{4,}`, 'gi'), REDACTED],
   // An API key, whole or in part: `bxo_` and at least eight characters of the key's alphabet. The
   // dashboard's hints (`bxo_live_…a1B2`) are not keys and stay readable.
   [new RegExp(`bxo${US}[A-Za-z0-9_%]{8,}`, 'gi'), REDACTED],
-  // A webhook signing secret (base64 after `whsec_`).
-  [new RegExp(`whsec${US}[A-Za-z0-9+/=_%-]{4,}`, 'gi'), REDACTED],
   // `Bearer <credentials>`, as an Authorization header's value quoted anywhere.
   [/(bearer(?:\s|%20|\+)+)[^\s"'&,;]+/gi, `$1${REDACTED}`],
   // A JSON member named authorization, password, secret or token (and their longer forms).
