@@ -134,8 +134,8 @@ function readRows(em: EntityManager, client: PoolClient, run: ExportRun) {
 /**
  * A file written chunk by chunk into `export_chunks`, with each chunk's offsets. The text of the
  * chunk being made is written into one buffer, reused from chunk to chunk: the lines do not wait
- * in the heap (where, living through several young-generation collections, they would be copied
- * and then promoted), and no chunk leaves a megabyte of garbage behind.
+ * as strings, and no chunk leaves a megabyte of garbage outside the heap (during an export of
+ * 300,000 tickets, external memory peaked at 40–47 MB with one buffer per chunk, ≤ 19 MB now).
  */
 class ChunkedFile {
   readonly #em: EntityManager;
@@ -169,8 +169,8 @@ class ChunkedFile {
   async flush(): Promise<void> {
     if (this.buffered === 0) return;
     const rawSize = this.buffered;
-    // The buffer is written to again only once its chunk is compressed and stored.
-    // In one or two steps of the thread pool (the text shrinks to a quarter or less), not one per
+    // The buffer is written to again only once its chunk is compressed and stored. Compressed in
+    // one or two steps of the thread pool (the text shrinks to a quarter or less), not one per
     // 16 KiB of output (zlib's default).
     const data = await gzip(this.#data.subarray(0, rawSize), {
       chunkSize: Math.max(64, rawSize >> 1),
