@@ -121,32 +121,36 @@ describe('accessibility, in every page and state', () => {
     }
   });
 
-  it('test mode: its banner and switch, keys, webhooks and the reset dialog', async () => {
-    await step.switchTestMode(page, true);
-    await page.getByRole('heading', { name: 'Test endpoints' }).waitFor();
-    await checkAccessibility('webhooks, test mode');
+  it(
+    'test mode: its banner and switch, keys, webhooks and the reset dialog',
+    async () => {
+      await step.switchTestMode(page, true);
+      await page.getByRole('heading', { name: 'Test endpoints' }).waitFor();
+      await checkAccessibility('webhooks, test mode');
 
-    await page.getByRole('link', { name: 'API keys' }).click();
-    await page.getByRole('heading', { name: 'Your test keys' }).waitFor();
-    await page.getByRole('region', { name: 'Test API keys, newest first' }).waitFor();
-    await checkAccessibility('keys, test mode');
-    const dialog = await step.generateKey(page, 'Sandbox');
-    await checkAccessibility('keys, a new test key shown');
-    await dialog.getByRole('button', { name: 'Done' }).click();
-    await step.closeDialog(dialog, 'Close without copying');
+      await page.getByRole('link', { name: 'API keys' }).click();
+      await page.getByRole('heading', { name: 'Your test keys' }).waitFor();
+      await page.getByRole('region', { name: 'Test API keys, newest first' }).waitFor();
+      await checkAccessibility('keys, test mode');
+      const dialog = await step.generateKey(page, 'Sandbox');
+      await checkAccessibility('keys, a new test key shown');
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await step.closeDialog(dialog, 'Close without copying');
 
-    await step.testDataSeeded(page);
-    const confirm = await step.openTestDataReset(page);
-    await checkAccessibility('test mode, the reset dialog');
-    await step.closeDialog(confirm, 'Reset test data');
-    await step
-      .testModeBanner(page)
-      .getByText(/^Test data reset/)
-      .waitFor();
-    await checkAccessibility('test mode, after a reset');
+      await step.testDataSeeded(page);
+      const confirm = await step.openTestDataReset(page);
+      await checkAccessibility('test mode, the reset dialog');
+      await step.closeDialog(confirm, 'Reset test data');
+      await step
+        .testModeBanner(page)
+        .getByText(/^Test data reset/)
+        .waitFor();
+      await checkAccessibility('test mode, after a reset');
 
-    await step.openPlan(page, 'Pro');
-    await checkAccessibility('plan, test mode');
-    await step.switchTestMode(page, false);
-  });
+      await step.openPlan(page, 'Pro');
+      await checkAccessibility('plan, test mode');
+      await step.switchTestMode(page, false);
+    },
+    step.FIRST_TEST_MODE_TEST_MS,
+  );
 });

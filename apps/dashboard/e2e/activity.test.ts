@@ -326,14 +326,18 @@ describe('API activity: logs and usage', () => {
     await expect.poll(() => requestsTable().getByRole('row').count()).toBe(4);
   });
 
-  it('shows the test environment’s requests in test mode, and only those', async () => {
-    await activityLink('Logs').click();
-    await expect.poll(() => requestsTable().getByRole('row').count()).toBe(51);
-    await step.switchTestMode(page, true);
-    await page.getByText('No requests recorded yet.').waitFor();
-    await step.switchTestMode(page, false);
-    await expect.poll(() => requestsTable().getByRole('row').count()).toBe(51);
-  });
+  it(
+    'shows the test environment’s requests in test mode, and only those',
+    async () => {
+      await activityLink('Logs').click();
+      await expect.poll(() => requestsTable().getByRole('row').count()).toBe(51);
+      await step.switchTestMode(page, true);
+      await page.getByText('No requests recorded yet.').waitFor();
+      await step.switchTestMode(page, false);
+      await expect.poll(() => requestsTable().getByRole('row').count()).toBe(51);
+    },
+    step.FIRST_TEST_MODE_TEST_MS,
+  );
 
   it('links to the error codes’ table of the API reference', async () => {
     await page.goto(`${origin}${ERROR_CODES}`);

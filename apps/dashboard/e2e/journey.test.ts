@@ -452,85 +452,91 @@ describe('dashboard journey', () => {
     await page.getByRole('heading', { name: 'Your organisation is on the Free plan' }).waitFor();
   });
 
-  it('switches to test mode, where keys are test keys, kept apart from live ones, and resets test data', async () => {
-    await page.getByRole('link', { name: 'API keys' }).click();
-    await heading('API keys').waitFor();
-    const liveKeys = page.getByRole('region', { name: 'Live API keys, newest first' });
-    await liveKeys.waitFor();
-    expect(await step.testModeBanner(page).count()).toBe(0);
+  it(
+    'switches to test mode, where keys are test keys, kept apart from live ones, and resets test data',
+    async () => {
+      await page.getByRole('link', { name: 'API keys' }).click();
+      await heading('API keys').waitFor();
+      const liveKeys = page.getByRole('region', { name: 'Live API keys, newest first' });
+      await liveKeys.waitFor();
+      expect(await step.testModeBanner(page).count()).toBe(0);
 
-    await step.switchTestMode(page, true);
-    const banner = step.testModeBanner(page);
-    await banner.getByText('Test mode: you are viewing test data').waitFor();
-    await page.getByRole('heading', { name: 'Your test keys' }).waitFor();
-    expect(await page.title()).toBe('Test mode · API keys · Boxoffice');
-    // Focus stays on the switch: the page under it changed, not the place the user was at.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('switch');
-    await screenshot('12-test-mode-keys');
+      await step.switchTestMode(page, true);
+      const banner = step.testModeBanner(page);
+      await banner.getByText('Test mode: you are viewing test data').waitFor();
+      await page.getByRole('heading', { name: 'Your test keys' }).waitFor();
+      expect(await page.title()).toBe('Test mode · API keys · Boxoffice');
+      // Focus stays on the switch: the page under it changed, not the place the user was at.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe(
+        'switch',
+      );
+      await screenshot('12-test-mode-keys');
 
-    const dialog = await step.generateKey(page, 'Sandbox');
-    const testSecret = await dialog.getByLabel('Secret key').inputValue();
-    expect(testSecret).toMatch(/^bxo_test_\S{16,}$/);
-    await dialog.getByText('It is a test key').waitFor();
-    await dialog.getByRole('button', { name: 'Copy' }).click();
-    await step.closeDialog(dialog);
-    const testRow = page.getByRole('row', { name: /Sandbox/ });
-    await testRow.getByText(`bxo_test_…${testSecret.slice(-4)}`).waitFor();
-    await testRow.getByText('test', { exact: true }).waitFor();
-    // The test key reaches the test environment (refused on the Free plan, as live keys are).
-    expect(await eventsStatus(testSecret)).toBe(402);
+      const dialog = await step.generateKey(page, 'Sandbox');
+      const testSecret = await dialog.getByLabel('Secret key').inputValue();
+      expect(testSecret).toMatch(/^bxo_test_\S{16,}$/);
+      await dialog.getByText('It is a test key').waitFor();
+      await dialog.getByRole('button', { name: 'Copy' }).click();
+      await step.closeDialog(dialog);
+      const testRow = page.getByRole('row', { name: /Sandbox/ });
+      await testRow.getByText(`bxo_test_…${testSecret.slice(-4)}`).waitFor();
+      await testRow.getByText('test', { exact: true }).waitFor();
+      // The test key reaches the test environment (refused on the Free plan, as live keys are).
+      expect(await eventsStatus(testSecret)).toBe(402);
 
-    // The choice survives a reload.
-    await page.reload();
-    await heading('API keys').waitFor();
-    await banner.waitFor();
-    await testRow.waitFor();
+      // The choice survives a reload.
+      await page.reload();
+      await heading('API keys').waitFor();
+      await banner.waitFor();
+      await testRow.waitFor();
 
-    // Back in live mode: the banner is gone, and the test key is not among the live keys.
-    await step.switchTestMode(page, false);
-    await page.getByRole('heading', { name: 'Your live keys' }).waitFor();
-    await page.getByRole('row', { name: /Reporting/ }).waitFor();
-    expect(await page.getByRole('row', { name: /Sandbox/ }).count()).toBe(0);
-    expect(await page.content()).not.toContain('bxo_test_');
-    expect(await page.title()).toBe('API keys · Boxoffice');
+      // Back in live mode: the banner is gone, and the test key is not among the live keys.
+      await step.switchTestMode(page, false);
+      await page.getByRole('heading', { name: 'Your live keys' }).waitFor();
+      await page.getByRole('row', { name: /Reporting/ }).waitFor();
+      expect(await page.getByRole('row', { name: /Sandbox/ }).count()).toBe(0);
+      expect(await page.content()).not.toContain('bxo_test_');
+      expect(await page.title()).toBe('API keys · Boxoffice');
 
-    // Webhooks follow the switch: the live endpoint is not among the test ones.
-    await step.switchTestMode(page, true);
-    await page
-      .getByRole('navigation', { name: 'Settings' })
-      .getByRole('link', { name: 'Webhooks' })
-      .click();
-    await heading('Webhooks').waitFor();
-    await page.getByText('No test webhook endpoints yet.').waitFor();
-    await page.getByRole('heading', { name: 'Test endpoints' }).waitFor();
+      // Webhooks follow the switch: the live endpoint is not among the test ones.
+      await step.switchTestMode(page, true);
+      await page
+        .getByRole('navigation', { name: 'Settings' })
+        .getByRole('link', { name: 'Webhooks' })
+        .click();
+      await heading('Webhooks').waitFor();
+      await page.getByText('No test webhook endpoints yet.').waitFor();
+      await page.getByRole('heading', { name: 'Test endpoints' }).waitFor();
 
-    // Resetting asks first; keeping the data changes nothing.
-    const confirm = await step.openTestDataReset(page);
-    await expect.poll(focusedText).toBe('Keep test data');
-    await screenshot('13-test-mode-reset-confirm');
-    await step.closeDialog(confirm, 'Keep test data');
-    expect(await banner.getByRole('status').textContent()).toBe('');
+      // Resetting asks first; keeping the data changes nothing.
+      const confirm = await step.openTestDataReset(page);
+      await expect.poll(focusedText).toBe('Keep test data');
+      await screenshot('13-test-mode-reset-confirm');
+      await step.closeDialog(confirm, 'Keep test data');
+      expect(await banner.getByRole('status').textContent()).toBe('');
 
-    await page.getByRole('link', { name: 'API keys' }).click();
-    await step.testDataSeeded(page);
-    await step.openTestDataReset(page);
-    await confirm.getByRole('button', { name: 'Reset test data' }).click();
-    await confirm.waitFor({ state: 'detached' });
-    await banner
-      .getByRole('status')
-      .getByText(
-        /^Test data reset: fresh sample data of 3 events, \d+ ticket tiers?, .* and \d+ payouts?\. Your test keys and webhook endpoints are unchanged\.$/,
-      )
-      .waitFor();
-    await expect.poll(focusedText).toBe('Reset test data');
-    await screenshot('14-test-mode-reset');
+      await page.getByRole('link', { name: 'API keys' }).click();
+      await step.testDataSeeded(page);
+      await step.openTestDataReset(page);
+      await confirm.getByRole('button', { name: 'Reset test data' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      await banner
+        .getByRole('status')
+        .getByText(
+          /^Test data reset: fresh sample data of 3 events, \d+ ticket tiers?, .* and \d+ payouts?\. Your test keys and webhook endpoints are unchanged\.$/,
+        )
+        .waitFor();
+      await expect.poll(focusedText).toBe('Reset test data');
+      await screenshot('14-test-mode-reset');
 
-    // The test key is still there.
-    await page
-      .getByRole('row', { name: /Sandbox/ })
-      .getByText('active', { exact: true })
-      .waitFor();
+      // The test key is still there.
+      await page
+        .getByRole('row', { name: /Sandbox/ })
+        .getByText('active', { exact: true })
+        .waitFor();
 
-    await step.switchTestMode(page, false);
-  });
+      await step.switchTestMode(page, false);
+    },
+    step.FIRST_TEST_MODE_TEST_MS,
+  );
 });

@@ -116,12 +116,26 @@ export async function deliverTestEvent(card: Locator): Promise<void> {
 export const testModeBanner = (page: Page): Locator =>
   page.getByRole('complementary', { name: 'Test mode' });
 
-/** Turns test mode on or off with the header's switch, until the banner says so. */
+/**
+ * How long a switch to test mode may take: an organisation's first use of it makes its test
+ * environment's sample data, seconds on its own and far longer on a machine busy with other suites.
+ * A test that switches for the first time takes `FIRST_TEST_MODE_TEST_MS` as its timeout.
+ */
+export const FIRST_TEST_MODE_MS = 150_000;
+export const FIRST_TEST_MODE_TEST_MS = FIRST_TEST_MODE_MS + 60_000;
+
+/** Turns test mode on or off with the header's switch, until the banner says so and the page has loaded. */
 export async function switchTestMode(page: Page, on: boolean): Promise<void> {
   const toggle = page.getByRole('switch', { name: 'Test mode' });
   if ((await toggle.getAttribute('aria-checked')) !== String(on)) await toggle.click();
   await page.getByRole('switch', { name: 'Test mode', checked: on }).waitFor();
   await testModeBanner(page).waitFor({ state: on ? 'visible' : 'detached' });
+  // The page's test data is shown once there is some: the first use makes the sample data.
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Loading/ })
+    .first()
+    .waitFor({ state: 'detached', timeout: FIRST_TEST_MODE_MS });
 }
 
 /** Opens the reset of the test data from the banner: its confirmation dialog. */
