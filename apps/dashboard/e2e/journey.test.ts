@@ -282,6 +282,34 @@ describe('dashboard journey', () => {
     }
   });
 
+  it('lists a key generated after the list of keys failed to load', async () => {
+    const route = /\/dashboard\/api\/keys$/;
+    let lists = 0;
+    await page.route(route, async (request) => {
+      if (request.request().method() !== 'GET' || ++lists > 1) return request.fallback();
+      await request.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: 'Service temporarily unavailable',
+          code: 'service_unavailable',
+        }),
+      });
+    });
+    try {
+      await page.reload();
+      await page.getByRole('button', { name: 'Try again' }).waitFor();
+      const dialog = await step.generateKey(page, 'After a failure');
+      await dialog.getByRole('button', { name: 'Copy' }).click();
+      await step.closeDialog(dialog);
+      await page.getByRole('row', { name: /After a failure/ }).waitFor();
+      await page.getByRole('row', { name: /Late list/ }).waitFor();
+      expect(lists).toBe(2);
+    } finally {
+      await page.unroute(route);
+    }
+  });
+
   it('says at the scopes what is missing, and takes a key copied by hand', async () => {
     /** The text of the elements that describe `element` for assistive technology. */
     const description = (element: Locator) =>

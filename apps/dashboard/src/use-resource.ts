@@ -6,7 +6,8 @@ export type Resource<T> =
 /**
  * Loads `load()` on mount and on `reload()`. `load` must be stable (defined outside the component
  * or memoised). `update` edits the loaded data in place after a successful change; a change made
- * while a load is under way asks again, as that answer may have been read before the change.
+ * while a load is under way asks again, as that answer may have been read before the change, and
+ * so does one made while a failed load's error is shown.
  *
  * A reload keeps what is shown until its answer replaces it (a refresh does not blank the table),
  * and the answer of the latest request wins: an earlier one that arrives later is dropped, while
@@ -16,12 +17,15 @@ export function useResource<T>(load: () => Promise<T>) {
   const [resource, setResource] = useState<Resource<T>>({ status: 'loading' });
   const requested = useRef(0);
   const shown = useRef(0);
+  /** Whether what is shown is an error: the last answer failed. */
+  const failed = useRef(false);
 
   const fetch = useCallback(() => {
     const request = ++requested.current;
     const show = (next: Resource<T>) => {
       if (request <= shown.current) return;
       shown.current = request;
+      failed.current = next.status === 'error';
       setResource(next);
     };
     load().then(
@@ -34,6 +38,7 @@ export function useResource<T>(load: () => Promise<T>) {
 
   const reload = useCallback(() => {
     setResource((previous) => (previous.status === 'ready' ? previous : { status: 'loading' }));
+    failed.current = false;
     fetch();
   }, [fetch]);
   const update = useCallback(
@@ -45,9 +50,12 @@ export function useResource<T>(load: () => Promise<T>) {
         // The answer under way may predate the change: drop it, and ask again.
         shown.current = requested.current;
         fetch();
+      } else if (failed.current) {
+        // The list could not be shown; the change that just worked says to try again.
+        reload();
       }
     },
-    [fetch],
+    [fetch, reload],
   );
   return { resource, reload, update };
 }
