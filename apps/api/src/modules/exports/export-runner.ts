@@ -9,6 +9,7 @@ import {
 import type { PoolClient } from 'pg';
 import type { TenantContext } from '../../core/context';
 import { randomBase62 } from '../../core/ids';
+import { TextBuffer } from '../../core/text-buffer';
 import { inSnapshot } from '../../db/driver';
 import { streamRows, type ListRows, type Sortable } from '../../db/pages';
 import { attendeeRows, toAttendeeResource } from '../attendees/attendee.service';
@@ -141,9 +142,8 @@ class ChunkedFile {
   readonly #em: EntityManager;
   readonly #id: string;
   readonly #runId: string;
-  #data: Buffer;
+  readonly #text: TextBuffer;
   #seq = 0;
-  buffered = 0;
   rawOffset = 0;
   gzipOffset = 0;
 
@@ -151,28 +151,26 @@ class ChunkedFile {
     this.#em = em;
     this.#id = id;
     this.#runId = runId;
-    this.#data = Buffer.allocUnsafe(chunkBytes + 64 * 1024);
+    this.#text = new TextBuffer(chunkBytes + 64 * 1024);
+  }
+
+  /** Bytes of the chunk being made. */
+  get buffered(): number {
+    return this.#text.length;
   }
 
   add(text: string): void {
-    // A UTF-16 code unit is at most 3 bytes of UTF-8.
-    const most = this.buffered + text.length * 3;
-    if (most > this.#data.length) {
-      const grown = Buffer.allocUnsafe(Math.max(most, this.#data.length * 2));
-      this.#data.copy(grown, 0, 0, this.buffered);
-      this.#data = grown;
-    }
-    this.buffered += this.#data.write(text, this.buffered);
+    this.#text.write(text);
   }
 
   /** Writes what is buffered as the next chunk (nothing when nothing is). */
   async flush(): Promise<void> {
-    if (this.buffered === 0) return;
     const rawSize = this.buffered;
+    if (rawSize === 0) return;
     // The buffer is written to again only once its chunk is compressed and stored. Compressed in
     // one or two steps of the thread pool (the text shrinks to a quarter or less), not one per
     // 16 KiB of output (zlib's default).
-    const data = await gzip(this.#data.subarray(0, rawSize), {
+    const data = await gzip(this.#text.bytes, {
       chunkSize: Math.max(64, rawSize >> 1),
     });
     await insertChunk(this.#em, {
@@ -184,7 +182,7 @@ class ChunkedFile {
       gzipOffset: this.gzipOffset,
       data,
     });
-    this.buffered = 0;
+    this.#text.clear();
     this.#seq += 1;
     this.rawOffset += rawSize;
     this.gzipOffset += data.length;

@@ -1,3 +1,4 @@
+import { TextBuffer } from '../../core/text-buffer';
 import type { RequestLogRow } from './request-log.repository';
 
 /** What became of records: written, or dropped (the buffer was full, or their batch failed). */
@@ -21,42 +22,28 @@ export interface RequestLogWriterOptions {
 export const DEFAULT_MAX_BUFFERED = 10_000;
 const DEFAULT_BATCH_SIZE = 500;
 const DEFAULT_FLUSH_INTERVAL_MS = 1000;
-/** Bytes a batch starts with; it doubles when a record does not fit. */
+/** Bytes a batch starts with; it doubles when a record may not fit. */
 const BATCH_START_BYTES = 64 * 1024;
 
 /**
- * Records waiting to be written, as the JSON array text of one statement, kept in a `Buffer`:
- * outside V8's heap, so that the second or so they wait costs the garbage collector nothing (as
- * objects, or even as one string each, they outlive the young generation and are copied and
- * marked again and again).
+ * Records waiting to be written, as the JSON array text of one statement, kept outside V8's heap
+ * (as objects, or even as one string each, they would outlive the young generation and be copied
+ * and marked again and again).
  */
 class Batch {
-  data = Buffer.allocUnsafe(BATCH_START_BYTES);
-  length = 1;
+  readonly #text = new TextBuffer(BATCH_START_BYTES);
   count = 0;
 
-  constructor() {
-    this.data[0] = 0x5b; // [
-  }
-
   add(json: string): void {
-    const bytes = Buffer.byteLength(json);
-    // The separator, or the closing bracket after the last record.
-    if (this.length + bytes + 1 > this.data.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.data.length * 2, this.length + bytes + 1));
-      this.data.copy(grown, 0, 0, this.length);
-      this.data = grown;
-    }
-    if (this.count > 0) this.data[this.length - 1] = 0x2c; // ,
-    this.length += this.data.write(json, this.length);
-    this.data[this.length] = 0x5d; // ]
-    this.length += 1;
+    this.#text.write(this.count === 0 ? '[' : ',');
+    this.#text.write(json);
     this.count += 1;
   }
 
-  /** The JSON array's text. */
-  get json(): Buffer {
-    return this.data.subarray(0, this.length);
+  /** The JSON array's text, closed: the batch takes no more records. */
+  close(): Buffer {
+    this.#text.write(']');
+    return this.#text.bytes;
   }
 }
 
@@ -160,7 +147,7 @@ export class RequestLogWriter {
     for (let batch = this.#batches.shift(); batch; batch = this.#batches.shift()) {
       this.#buffered -= batch.count;
       try {
-        await this.#write(batch.json);
+        await this.#write(batch.close());
         this.#onOutcome('written', batch.count);
       } catch (error) {
         this.#onOutcome('dropped_write_failed', batch.count);
