@@ -6,7 +6,7 @@ import { cancelOrder, placeOrder } from '../src/modules/orders/order.service';
 import type { Payout } from '../src/modules/payouts/payout.entity';
 import { recordPayout, type PayoutInput } from '../src/modules/payouts/payout.service';
 import type { Ticket } from '../src/modules/tickets/ticket.entity';
-import { listTickets } from '../src/modules/tickets/ticket.service';
+import { ticketList } from '../src/modules/tickets/ticket.service';
 import type { Tier } from '../src/modules/tiers/tier.entity';
 import { createTier } from '../src/modules/tiers/tier.service';
 import { environmentOf } from '../src/modules/organisations/organisation.service';
@@ -100,7 +100,7 @@ export async function addOrder(
     status: options.status ?? 'completed',
     placedAt: new Date(),
   });
-  const page = await listTickets(
+  const page = await ticketList.page(
     { ...ctx, em: ctx.em.fork() },
     { order_id: order.id, page: 1, limit: 100, count: false },
   );

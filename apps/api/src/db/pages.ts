@@ -115,13 +115,6 @@ export const listOrder = <T extends Sortable>(filters: {
   updated_since?: Date | undefined;
 }): (keyof T & string)[] => (filters.updated_since ? ['updatedAt', 'id'] : ['createdAt', 'id']);
 
-/** One page of a list's rows (`findPage`). */
-export const findListPage = <T extends Sortable>(
-  em: EntityManager,
-  rows: ListRows<T>,
-  request: PageRequest,
-): Promise<Page<T>> => findPage(em, rows.entity, rows.where, request, rows.order);
-
 /**
  * Every row of a list, in its order, in batches of `batchSize`: read through a cursor (`DECLARE …
  * CURSOR`, then `FETCH`) in the transaction `client` is in, so the rows are those of its snapshot

@@ -7,7 +7,7 @@ import {
 } from '../../modules/checkins/checkin-batch.service';
 import {
   getCheckin,
-  listCheckins,
+  checkinList,
   recordCheckin,
   toCheckinResource,
 } from '../../modules/checkins/checkin.service';
@@ -34,7 +34,7 @@ export const checkinsRouter = (onScan: (outcome: ScanOutcome) => void = () => un
   s.router(contract.checkins, {
     ...readHandlers({
       name: 'checkins',
-      list: listCheckins,
+      list: checkinList.page,
       get: getCheckin,
       render: toCheckinResource,
     }),

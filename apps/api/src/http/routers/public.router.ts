@@ -32,7 +32,7 @@ export const publicRouter = (
     events: {
       ...readHandlers({
         name: 'events',
-        list: events.listEvents,
+        list: events.eventList.page,
         get: events.getEvent,
         render: events.toEventResource,
       }),
@@ -45,7 +45,7 @@ export const publicRouter = (
     tiers: {
       ...readHandlers({
         name: 'tiers',
-        list: tiers.listTiers,
+        list: tiers.tierList.page,
         get: tiers.getTier,
         render: tiers.toTierResource,
       }),
@@ -57,26 +57,26 @@ export const publicRouter = (
     },
     orders: readHandlers({
       name: 'orders',
-      list: orders.listOrders,
+      list: orders.orderList.page,
       get: orders.getOrder,
       render: orders.toOrderResource,
     }),
     tickets: readHandlers({
       name: 'tickets',
-      list: tickets.listTickets,
+      list: tickets.ticketList.page,
       get: tickets.getTicket,
       render: tickets.toTicketResource,
     }),
     attendees: readHandlers({
       name: 'attendees',
-      list: attendees.listAttendees,
+      list: attendees.attendeeList.page,
       get: attendees.getAttendee,
       render: attendees.toAttendeeResource,
     }),
     checkins: checkinsRouter(onScan),
     payouts: readHandlers({
       name: 'payouts',
-      list: payouts.listPayouts,
+      list: payouts.payoutList.page,
       get: payouts.getPayout,
       render: payouts.toPayoutResource,
     }),

@@ -1,16 +1,9 @@
 import type { Attendee as AttendeeResource } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { iso } from '../../core/iso-time';
-import { listWhere } from '../../db/list-where';
 import { deleteAllOwned, getOwned } from '../../db/owned';
-import {
-  findListPage,
-  likeEscape,
-  listOrder,
-  type ListRows,
-  type Page,
-  type PageRequest,
-} from '../../db/pages';
+import { likeEscape } from '../../db/pages';
+import { resourceList, type ListFilters } from '../../db/resource-list';
 import { Attendee } from './attendee.entity';
 
 /** The attendee as the API renders it; `livemode` says whether it is live data or test data. */
@@ -30,32 +23,16 @@ export const toAttendeeResource = (attendee: Attendee, livemode: boolean): Atten
   updated_at: iso(attendee.updatedAt),
 });
 
-export interface AttendeeFilters extends PageRequest {
-  event_id?: string;
-  order_id?: string;
-  ticket_id?: string;
-  email?: string;
-  checked_in?: boolean;
-  updated_since?: Date;
-}
-
-/** The rows the attendee list reads with these filters, in its order (its pages, an export). */
-export function attendeeRows(
-  ctx: TenantContext,
-  query: Omit<AttendeeFilters, keyof PageRequest>,
-): ListRows<Attendee> {
-  const where = listWhere<Attendee>(ctx, query);
-  if (query.order_id) where.orderId = query.order_id;
-  if (query.ticket_id) where.ticketId = query.ticket_id;
-  if (query.email) where.email = { $ilike: likeEscape(query.email) };
-  if (query.checked_in !== undefined) where.checkedIn = query.checked_in;
-  return { entity: Attendee, where, order: listOrder(query) };
-}
-
-export const listAttendees = (
-  ctx: TenantContext,
-  query: AttendeeFilters,
-): Promise<Page<Attendee>> => findListPage(ctx.em, attendeeRows(ctx, query), query);
+/** The attendee list: `order_id`, `ticket_id`, `email` and `checked_in` besides the shared filters. */
+export const attendeeList = resourceList<Attendee, ListFilters<'attendees'>>(
+  Attendee,
+  (where, query) => {
+    if (query.order_id) where.orderId = query.order_id;
+    if (query.ticket_id) where.ticketId = query.ticket_id;
+    if (query.email) where.email = { $ilike: likeEscape(query.email) };
+    if (query.checked_in !== undefined) where.checkedIn = query.checked_in;
+  },
+);
 
 export const getAttendee = (ctx: TenantContext, id: string): Promise<Attendee> =>
   getOwned(ctx, Attendee, 'attendee', 'attendee', id);

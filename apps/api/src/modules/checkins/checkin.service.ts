@@ -1,21 +1,11 @@
-import type {
-  Checkin as CheckinResource,
-  CheckinCreate,
-  CheckinDirection,
-} from '@boxoffice/contract';
+import type { Checkin as CheckinResource, CheckinCreate } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { AppError, conflict, notFound, unprocessable } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { iso } from '../../core/iso-time';
 import { clock, inTransaction } from '../../db/driver';
 import { deleteAllOwned, getOwned } from '../../db/owned';
-import {
-  findListPage,
-  type ListFilter,
-  type ListRows,
-  type Page,
-  type PageRequest,
-} from '../../db/pages';
+import { resourceList, type ListFilters } from '../../db/resource-list';
 import { toAttendeeResource } from '../attendees/attendee.service';
 import { recordChanges } from '../changes/change.service';
 import { lockTicket, toTicketResource } from '../tickets/ticket.service';
@@ -38,30 +28,20 @@ export const toCheckinResource = (checkin: CheckinRow, livemode: boolean): Check
   updated_at: iso(checkin.updatedAt),
 });
 
-export interface CheckinFilters extends PageRequest {
-  event_id?: string;
-  ticket_id?: string;
-  direction?: CheckinDirection[];
-  gate?: string;
-  since?: Date;
-}
-
-/** The rows the check-in list reads with these filters, in its order (its pages, an export). */
-export function checkinRows(
-  ctx: TenantContext,
-  query: Omit<CheckinFilters, keyof PageRequest>,
-): ListRows<Checkin> {
-  const where: ListFilter<Checkin> = { organisationId: ctx.organisationId };
-  if (query.event_id) where.eventId = query.event_id;
-  if (query.ticket_id) where.ticketId = query.ticket_id;
-  if (query.direction) where.direction = { $in: query.direction };
-  if (query.gate) where.gate = query.gate;
-  if (query.since) where.createdAt = { $gte: query.since };
-  return { entity: Checkin, where, order: ['createdAt', 'id'] };
-}
-
-export const listCheckins = (ctx: TenantContext, query: CheckinFilters): Promise<Page<Checkin>> =>
-  findListPage(ctx.em, checkinRows(ctx, query), query);
+/**
+ * The check-in list: `event_id`, and `ticket_id`, `direction`, `gate` and `since` (recorded since),
+ * always in the order they were recorded.
+ */
+export const checkinList = resourceList<Checkin, ListFilters<'checkins'>>(
+  Checkin,
+  (where, query) => {
+    if (query.ticket_id) where.ticketId = query.ticket_id;
+    if (query.direction) where.direction = { $in: query.direction };
+    if (query.gate) where.gate = query.gate;
+    if (query.since) where.createdAt = { $gte: query.since };
+  },
+  () => ['createdAt', 'id'],
+);
 
 export const getCheckin = (ctx: TenantContext, id: string): Promise<Checkin> =>
   getOwned(ctx, Checkin, 'checkin', 'check-in', id);

@@ -13,7 +13,7 @@ import { createEvent, updateEvent } from '../events/event.service';
 import { bookingFee, cancelOrder, issueOrder, placeOrder } from '../orders/order.service';
 import { recordPayout, type PayoutInput } from '../payouts/payout.service';
 import { environmentOf } from '../organisations/organisation.service';
-import { listTickets } from '../tickets/ticket.service';
+import { ticketList } from '../tickets/ticket.service';
 import { createTier, updateTier } from '../tiers/tier.service';
 
 /** What the sample data holds, by kind: what a test environment's reset answers. */
@@ -935,7 +935,7 @@ async function scanTickets(
 ): Promise<number> {
   const { template, rng } = plan;
   const live = template.kind === 'live';
-  const { data: tickets } = await listTickets(ctx(), {
+  const { data: tickets } = await ticketList.page(ctx(), {
     event_id: eventId,
     page: 1,
     limit: 100_000,

@@ -12,14 +12,7 @@ import { deleteAllOwned, findOwned, getOwned, type Lock } from '../../db/owned';
 import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
-import { listWhere } from '../../db/list-where';
-import {
-  findListPage,
-  listOrder,
-  type ListRows,
-  type Page,
-  type PageRequest,
-} from '../../db/pages';
+import { resourceList, type ListFilters } from '../../db/resource-list';
 import { recordChanges } from '../changes/change.service';
 import { Event } from './event.entity';
 
@@ -43,20 +36,8 @@ export const toEventResource = (event: Event, livemode: boolean): EventResource 
   updated_at: iso(event.updatedAt),
 });
 
-export interface EventFilters extends PageRequest {
-  status?: EventStatus[];
-  starts_after?: Date;
-  starts_before?: Date;
-  updated_since?: Date;
-  q?: string;
-}
-
-/** The rows the event list reads with these filters, in its order (its pages, an export). */
-export function eventRows(
-  ctx: TenantContext,
-  query: Omit<EventFilters, keyof PageRequest>,
-): ListRows<Event> {
-  const where = listWhere<Event>(ctx, query);
+/** The event list: `starts_after`/`starts_before` and `q` besides the shared filters. */
+export const eventList = resourceList<Event, ListFilters<'events'>>(Event, (where, query) => {
   if (query.starts_after || query.starts_before) {
     where.startsAt = {
       ...(query.starts_after ? { $gte: query.starts_after } : {}),
@@ -64,11 +45,7 @@ export function eventRows(
     };
   }
   if (query.q) where.name = { $ilike: `%${likeEscape(query.q)}%` };
-  return { entity: Event, where, order: listOrder(query) };
-}
-
-export const listEvents = (ctx: TenantContext, query: EventFilters): Promise<Page<Event>> =>
-  findListPage(ctx.em, eventRows(ctx, query), query);
+});
 
 /** The organisation's event, or a 404; `lock` takes a row lock for the rest of the transaction. */
 export const getEvent = (

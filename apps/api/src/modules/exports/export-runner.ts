@@ -11,14 +11,15 @@ import type { TenantContext } from '../../core/context';
 import { randomBase62 } from '../../core/ids';
 import { TextBuffer } from '../../core/text-buffer';
 import { inSnapshot } from '../../db/driver';
-import { streamRows, type ListRows, type Sortable } from '../../db/pages';
-import { attendeeRows, toAttendeeResource } from '../attendees/attendee.service';
-import { checkinRows, toCheckinResource } from '../checkins/checkin.service';
-import { eventRows, toEventResource } from '../events/event.service';
-import { orderRows, toOrderResource } from '../orders/order.service';
-import { payoutRows, toPayoutResource } from '../payouts/payout.service';
-import { ticketRows, toTicketResource } from '../tickets/ticket.service';
-import { tierRows, toTierResource } from '../tiers/tier.service';
+import { streamRows, type Sortable } from '../../db/pages';
+import type { ResourceList } from '../../db/resource-list';
+import { attendeeList, toAttendeeResource } from '../attendees/attendee.service';
+import { checkinList, toCheckinResource } from '../checkins/checkin.service';
+import { eventList, toEventResource } from '../events/event.service';
+import { orderList, toOrderResource } from '../orders/order.service';
+import { payoutList, toPayoutResource } from '../payouts/payout.service';
+import { ticketList, toTicketResource } from '../tickets/ticket.service';
+import { tierList, toTierResource } from '../tiers/tier.service';
 import { rowWriter } from './export-format';
 import {
   deleteOtherRuns,
@@ -43,11 +44,12 @@ interface ListExport {
 }
 
 const listExport = <F, T extends Sortable>(
-  rows: (ctx: TenantContext, filters: F) => ListRows<T>,
+  list: ResourceList<T, F>,
   render: (row: T, livemode: boolean) => unknown,
 ): ListExport => ({
   // The filters are the contract's parse of this list's filters (`EXPORT_FILTER_SCHEMAS`).
-  read: (client, ctx, filters) => streamRows(ctx.em, client, rows(ctx, filters as F), FETCH_ROWS),
+  read: (client, ctx, filters) =>
+    streamRows(ctx.em, client, list.rows(ctx, filters as F), FETCH_ROWS),
   render: (row, livemode) => render(row as T, livemode),
 });
 
@@ -56,13 +58,13 @@ const listExport = <F, T extends Sortable>(
  * the functions its own pages use.
  */
 const LISTS: Record<ExportResource, ListExport> = {
-  events: listExport(eventRows, toEventResource),
-  tiers: listExport(tierRows, toTierResource),
-  orders: listExport(orderRows, toOrderResource),
-  tickets: listExport(ticketRows, toTicketResource),
-  attendees: listExport(attendeeRows, toAttendeeResource),
-  checkins: listExport(checkinRows, toCheckinResource),
-  payouts: listExport(payoutRows, toPayoutResource),
+  events: listExport(eventList, toEventResource),
+  tiers: listExport(tierList, toTierResource),
+  orders: listExport(orderList, toOrderResource),
+  tickets: listExport(ticketList, toTicketResource),
+  attendees: listExport(attendeeList, toAttendeeResource),
+  checkins: listExport(checkinList, toCheckinResource),
+  payouts: listExport(payoutList, toPayoutResource),
 };
 
 export interface RunOptions {

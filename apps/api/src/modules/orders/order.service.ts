@@ -1,4 +1,4 @@
-import type { AttendeeAnswer, Order as OrderResource, OrderStatus } from '@boxoffice/contract';
+import type { AttendeeAnswer, Order as OrderResource } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { badRequest, conflict, unprocessable } from '../../core/errors';
 import { newId, newOrderReference } from '../../core/ids';
@@ -6,14 +6,7 @@ import { deleteAllOwned, getOwned } from '../../db/owned';
 import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
 import { likeEscape } from '../../db/pages';
-import { listWhere } from '../../db/list-where';
-import {
-  findListPage,
-  listOrder,
-  type ListRows,
-  type Page,
-  type PageRequest,
-} from '../../db/pages';
+import { resourceList, type ListFilters } from '../../db/resource-list';
 import type { Attendee } from '../attendees/attendee.entity';
 import {
   markAttendeesOut,
@@ -57,27 +50,11 @@ export const toOrderResource = (order: Order, livemode: boolean): OrderResource 
   updated_at: iso(order.updatedAt),
 });
 
-export interface OrderFilters extends PageRequest {
-  event_id?: string;
-  status?: OrderStatus[];
-  email?: string;
-  reference?: string;
-  updated_since?: Date;
-}
-
-/** The rows the order list reads with these filters, in its order (its pages, an export). */
-export function orderRows(
-  ctx: TenantContext,
-  query: Omit<OrderFilters, keyof PageRequest>,
-): ListRows<Order> {
-  const where = listWhere<Order>(ctx, query);
+/** The order list: `email` (any case) and `reference` besides the shared filters. */
+export const orderList = resourceList<Order, ListFilters<'orders'>>(Order, (where, query) => {
   if (query.email) where.buyerEmail = { $ilike: likeEscape(query.email) };
   if (query.reference) where.reference = query.reference;
-  return { entity: Order, where, order: listOrder(query) };
-}
-
-export const listOrders = (ctx: TenantContext, query: OrderFilters): Promise<Page<Order>> =>
-  findListPage(ctx.em, orderRows(ctx, query), query);
+});
 
 export const getOrder = (ctx: TenantContext, id: string): Promise<Order> =>
   getOwned(ctx, Order, 'order', 'order', id);

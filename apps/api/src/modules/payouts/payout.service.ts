@@ -3,14 +3,7 @@ import type { TenantContext } from '../../core/context';
 import { deleteAllOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
-import { listWhere } from '../../db/list-where';
-import {
-  findListPage,
-  listOrder,
-  type ListRows,
-  type Page,
-  type PageRequest,
-} from '../../db/pages';
+import { resourceList, type ListFilters } from '../../db/resource-list';
 import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
 
@@ -34,24 +27,8 @@ export const toPayoutResource = (payout: Payout, livemode: boolean): PayoutResou
   updated_at: iso(payout.updatedAt),
 });
 
-export interface PayoutFilters extends PageRequest {
-  event_id?: string;
-  status?: PayoutStatus[];
-  updated_since?: Date;
-}
-
-/** The rows the payout list reads with these filters, in its order (its pages, an export). */
-export const payoutRows = (
-  ctx: TenantContext,
-  query: Omit<PayoutFilters, keyof PageRequest>,
-): ListRows<Payout> => ({
-  entity: Payout,
-  where: listWhere<Payout>(ctx, query),
-  order: listOrder(query),
-});
-
-export const listPayouts = (ctx: TenantContext, query: PayoutFilters): Promise<Page<Payout>> =>
-  findListPage(ctx.em, payoutRows(ctx, query), query);
+/** The payout list: the shared filters only. */
+export const payoutList = resourceList<Payout, ListFilters<'payouts'>>(Payout);
 
 export const getPayout = (ctx: TenantContext, id: string): Promise<Payout> =>
   getOwned(ctx, Payout, 'payout', 'payout', id);

@@ -1,17 +1,10 @@
 import { LockMode } from '@mikro-orm/postgresql';
-import type { Ticket as TicketResource, TicketStatus } from '@boxoffice/contract';
+import type { Ticket as TicketResource } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { newTicketCode } from '../../core/ids';
 import { iso, isoOrNull } from '../../core/iso-time';
-import { listWhere } from '../../db/list-where';
 import { deleteAllOwned, getOwned } from '../../db/owned';
-import {
-  findListPage,
-  listOrder,
-  type ListRows,
-  type Page,
-  type PageRequest,
-} from '../../db/pages';
+import { resourceList, type ListFilters } from '../../db/resource-list';
 import { Ticket } from './ticket.entity';
 import { lockTicketRow, lockTicketRows, type TicketRow } from './ticket.repository';
 
@@ -33,29 +26,12 @@ export const toTicketResource = (ticket: TicketRow, livemode: boolean): TicketRe
   updated_at: iso(ticket.updatedAt),
 });
 
-export interface TicketFilters extends PageRequest {
-  event_id?: string;
-  order_id?: string;
-  tier_id?: string;
-  status?: TicketStatus[];
-  code?: string;
-  updated_since?: Date;
-}
-
-/** The rows the ticket list reads with these filters, in its order (its pages, an export). */
-export function ticketRows(
-  ctx: TenantContext,
-  query: Omit<TicketFilters, keyof PageRequest>,
-): ListRows<Ticket> {
-  const where = listWhere<Ticket>(ctx, query);
+/** The ticket list: `order_id`, `tier_id` and `code` besides the shared filters. */
+export const ticketList = resourceList<Ticket, ListFilters<'tickets'>>(Ticket, (where, query) => {
   if (query.order_id) where.orderId = query.order_id;
   if (query.tier_id) where.tierId = query.tier_id;
   if (query.code) where.code = query.code;
-  return { entity: Ticket, where, order: listOrder(query) };
-}
-
-export const listTickets = (ctx: TenantContext, query: TicketFilters): Promise<Page<Ticket>> =>
-  findListPage(ctx.em, ticketRows(ctx, query), query);
+});
 
 export const getTicket = (ctx: TenantContext, id: string): Promise<Ticket> =>
   getOwned(ctx, Ticket, 'ticket', 'ticket', id);

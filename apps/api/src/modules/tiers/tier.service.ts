@@ -4,8 +4,7 @@ import { badRequest, conflict, unprocessable } from '../../core/errors';
 import { deleteAllOwned, findOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
-import { listWhere } from '../../db/list-where';
-import { findListPage, type ListRows, type Page, type PageRequest } from '../../db/pages';
+import { resourceList, type ListFilters } from '../../db/resource-list';
 import { recordChanges } from '../changes/change.service';
 import { findEvent, isEventFinal } from '../events/event.service';
 import { Tier } from './tier.entity';
@@ -41,28 +40,13 @@ function effectiveStatus(
   return requested === 'on_sale' && total != null && sold >= total ? 'sold_out' : requested;
 }
 
-export interface TierFilters extends PageRequest {
-  event_id?: string;
-  status?: TierStatus[];
-  updated_since?: Date;
-}
-
-/** The rows the tier list reads with these filters, in its order (its pages, an export). */
-export function tierRows(
-  ctx: TenantContext,
-  query: Omit<TierFilters, keyof PageRequest>,
-): ListRows<Tier> {
-  const where = listWhere<Tier>(ctx, query);
-  // Tiers list in the organiser's display order unless a sync asks for change order.
-  return {
-    entity: Tier,
-    where,
-    order: query.updated_since ? ['updatedAt', 'id'] : ['sortOrder', 'id'],
-  };
-}
-
-export const listTiers = (ctx: TenantContext, query: TierFilters): Promise<Page<Tier>> =>
-  findListPage(ctx.em, tierRows(ctx, query), query);
+/**
+ * The tier list: the shared filters only, in the organiser's display order unless a sync asks for
+ * change order.
+ */
+export const tierList = resourceList<Tier, ListFilters<'tiers'>>(Tier, undefined, (query) =>
+  query.updated_since ? ['updatedAt', 'id'] : ['sortOrder', 'id'],
+);
 
 export const getTier = (
   ctx: TenantContext,
