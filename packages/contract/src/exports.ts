@@ -12,15 +12,15 @@ import {
   readRoutes,
   TimestampSchema,
 } from './common';
-import { AttendeeListQuerySchema, AttendeeSchema, type Attendee } from './attendees';
-import { CheckinListQuerySchema, CheckinSchema, type Checkin } from './checkins';
-import { EventListQuerySchema, EventSchema, type Event } from './events';
-import { OrderListQuerySchema, OrderSchema, type Order } from './orders';
-import { PayoutListQuerySchema, PayoutSchema, type Payout } from './payouts';
+import { AttendeeListQuerySchema, AttendeeSchema } from './attendees';
+import { CheckinListQuerySchema, CheckinSchema } from './checkins';
+import { EventListQuerySchema, EventSchema } from './events';
+import { OrderListQuerySchema, OrderSchema } from './orders';
+import { PayoutListQuerySchema, PayoutSchema } from './payouts';
 import { resourceRouter } from './resource-router';
 import { resourceSchema } from './resource-schema';
-import { TicketListQuerySchema, TicketSchema, type Ticket } from './tickets';
-import { TierListQuerySchema, TierSchema, type Tier } from './tiers';
+import { TicketListQuerySchema, TicketSchema } from './tickets';
+import { TierListQuerySchema, TierSchema } from './tiers';
 
 const c = initContract();
 
@@ -97,15 +97,7 @@ export const EXPORT_ROW_SCHEMAS = {
 } as const satisfies Record<ExportResource, z.AnyZodObject>;
 
 /** The object of each export's rows, by resource. */
-export interface ExportRows {
-  events: Event;
-  tiers: Tier;
-  orders: Order;
-  tickets: Ticket;
-  attendees: Attendee;
-  checkins: Checkin;
-  payouts: Payout;
-}
+export type ExportRows = { [R in ExportResource]: z.infer<(typeof EXPORT_ROW_SCHEMAS)[R]> };
 /** One row of an export of `R`: `ExportRow<'tickets'>` is a `Ticket`. */
 export type ExportRow<R extends ExportResource> = ExportRows[R];
 

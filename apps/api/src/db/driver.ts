@@ -258,38 +258,38 @@ export function transactionClient(em: EntityManager): PoolClient {
  * statement, however long it runs (an export's read of a whole list). Not bounded in time as
  * writes are: it writes nothing, so no stamp waits on its commit.
  */
-export async function inSnapshot<T>(
+export const inSnapshot = async <T>(
   em: EntityManager,
   work: (client: PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await (await poolOf(em)).connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const value = await work(client);
-    await client.query('COMMIT');
-    return value;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
+): Promise<T> =>
+  onPooledConnection(await poolOf(em), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
 
 /**
  * Runs `work` in a transaction on one connection of `pool`, bounded as `transaction` is; for code
  * with a pool and no ORM (the webhook engine's thread).
  */
-export async function onConnection<T>(
+export function onConnection<T>(
   pool: Pool,
   work: (client: PoolClient, now: Date) => Promise<T>,
 ): Promise<T> {
   const started = performance.now();
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return onPooledConnection(pool, 'BEGIN', async (client) => {
     const value = await work(client, new Date());
     if (performance.now() - started > MAX_WRITE_TRANSACTION_MS) throw serviceUnavailable();
+    return value;
+  });
+}
+
+/** `begin`, then `work`, then COMMIT, on one connection of `pool`; ROLLBACK if anything failed. */
+async function onPooledConnection<T>(
+  pool: Pool,
+  begin: string,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(begin);
+    const value = await work(client);
     // PostgreSQL answers COMMIT with ROLLBACK when a statement of the transaction failed.
     const { command } = await client.query('COMMIT');
     if (command !== 'COMMIT') throw new Error(`transaction ended in ${command}, not COMMIT`);
