@@ -430,18 +430,61 @@ function cpuMeter(pid: number): () => { serverUs: number; databaseUs: number | u
   };
 }
 
-/** Adds one run's CPU time to a side's totals; returns the server's µs per response of the run. */
-function addCpu(
+type CpuUsed = ReturnType<ReturnType<typeof cpuMeter>>;
+
+interface MeasuredRun {
+  run: LoadRun;
+  /** What the server and PostgreSQL used while it lasted. */
+  used: CpuUsed;
+  /** The server's peak RSS while it lasted, when sampled (`sampleMemory`). */
+  peakRss: number;
+  /** From the first request to the last answer (autocannon's own figure is in whole seconds). */
+  elapsedS: number;
+}
+
+/**
+ * One load run against `server`, measured: its answers, the CPU time it cost, and with
+ * `sampleMemory` the server's peak RSS. Throws if the server died; failed answers are recorded
+ * under `label`.
+ */
+async function measuredRun(
+  server: ServerProcess,
+  label: string,
+  options: Parameters<typeof load>[0],
+  sampleMemory = false,
+): Promise<MeasuredRun> {
+  const stopSampling = sampleMemory ? sampleRss([server.pid]) : undefined;
+  const cpuUsed = cpuMeter(server.pid);
+  const started = performance.now();
+  const run = await load(options);
+  const used = cpuUsed();
+  const elapsedS = (performance.now() - started) / 1000;
+  const peakRss = stopSampling?.().get(server.pid) ?? 0;
+  assertAlive(server);
+  recordFailures(label, run);
+  return { run, used, peakRss, elapsedS };
+}
+
+/**
+ * Adds a measured run to a side's totals: `count` answers (or scans) over `durationS`; returns the
+ * server's CPU µs per answer of the run.
+ */
+function addRun(
   totals: SideTotals,
-  used: { serverUs: number; databaseUs: number | undefined },
-  responses: number,
+  { run, used }: MeasuredRun,
+  count = run.responses,
+  durationS = run.durationS,
 ): number {
+  totals.responses += count;
+  totals.durationS += durationS;
+  for (const value of run.latencies.values()) totals.latencies.push(value);
+  totals.runs++;
   totals.cpuUs += used.serverUs;
   totals.databaseCpuUs =
     totals.databaseCpuUs === null || used.databaseUs === undefined
       ? null
       : totals.databaseCpuUs + used.databaseUs;
-  return used.serverUs / Math.max(1, responses);
+  return used.serverUs / Math.max(1, count);
 }
 
 function summary(totals: SideTotals) {
@@ -486,32 +529,23 @@ async function runCases(
       for (let round = 0; round < rounds; round++) {
         const order: Side[] = round % 2 === 0 ? ['ours', 'limit'] : ['limit', 'ours'];
         for (const side of order) {
-          const server = servers[side];
           await workload.prepare(route, roundS, connections);
-          const stopSampling =
-            connections === maxConnections
-              ? sampleRss([server.pid])
-              : () => new Map<number, number>();
-          const cpuUsed = cpuMeter(server.pid);
-          const loadRun = await load({
-            baseUrl: server.baseUrl,
-            connections,
-            durationS: roundS,
-            next: workload.next(route),
-          });
-          const used = cpuUsed();
-          const peak = stopSampling().get(server.pid) ?? 0;
-          peakRss[side] = Math.max(peakRss[side], peak);
-          assertAlive(server);
-          workload.observe(route, loadRun);
           const label = `${route} @${connections} ${side} round ${round + 1}`;
-          recordFailures(label, loadRun);
-          const totals = result.sides[side];
-          totals.responses += loadRun.responses;
-          totals.durationS += loadRun.durationS;
-          for (const value of loadRun.latencies.values()) totals.latencies.push(value);
-          totals.runs++;
-          const cpuPerRequest = addCpu(totals, used, loadRun.responses);
+          const measured = await measuredRun(
+            servers[side],
+            label,
+            {
+              baseUrl: servers[side].baseUrl,
+              connections,
+              durationS: roundS,
+              next: workload.next(route),
+            },
+            connections === maxConnections,
+          );
+          const { run: loadRun } = measured;
+          peakRss[side] = Math.max(peakRss[side], measured.peakRss);
+          workload.observe(route, loadRun);
+          const cpuPerRequest = addRun(result.sides[side], measured);
           const rps = loadRun.responses / loadRun.durationS;
           log(
             `${label}: ${rps.toFixed(0)} req/s, ${cpuPerRequest.toFixed(0)} µs CPU per request, p50 ${percentile(loadRun.latencies.values(), 50).toFixed(2)} ms, p99 ${percentile(loadRun.latencies.values(), 99).toFixed(2)} ms`,
@@ -635,24 +669,16 @@ async function webhookCase(
       for (const arm of order) {
         if (arm === 'with') await addEndpoints();
         await workload.prepare('POST /checkins', roundS, connections);
-        const cpuUsed = cpuMeter(server.pid);
-        const loadRun = await load({
+        const label = `POST /checkins @${connections} ${arm} webhook round ${round + 1}`;
+        // With webhooks, the CPU of the deliveries made while the run lasted (the rest follow it).
+        const measured = await measuredRun(server, label, {
           baseUrl: server.baseUrl,
           connections,
           durationS: roundS,
           next: workload.next('POST /checkins'),
         });
-        // With webhooks, the deliveries made while the run lasted (the rest are made after it).
-        const used = cpuUsed();
-        assertAlive(server);
-        const label = `POST /checkins @${connections} ${arm} webhook round ${round + 1}`;
-        recordFailures(label, loadRun);
-        const totals = result[arm];
-        totals.responses += loadRun.responses;
-        totals.durationS += loadRun.durationS;
-        for (const value of loadRun.latencies.values()) totals.latencies.push(value);
-        totals.runs++;
-        const cpuPerRequest = addCpu(totals, used, loadRun.responses);
+        const { run: loadRun } = measured;
+        const cpuPerRequest = addRun(result[arm], measured);
         log(
           `${label}: ${(loadRun.responses / loadRun.durationS).toFixed(0)} req/s, ${cpuPerRequest.toFixed(0)} µs CPU per request`,
         );
@@ -741,33 +767,20 @@ async function batchCase(
     const order = round % 2 === 0 ? (['batch', 'single'] as const) : (['single', 'batch'] as const);
     for (const arm of order) {
       await workload.prepare(sent[arm], 0, amount[arm]);
-      const cpuUsed = cpuMeter(server.pid);
-      const started = performance.now();
-      const loadRun = await load({
+      const label = `${sent[arm]} @${connections} ${round === 0 ? 'warm-up' : `round ${round}`}`;
+      const measured = await measuredRun(server, label, {
         baseUrl: server.baseUrl,
         connections,
         durationS: 0,
         amount: amount[arm],
         next: workload.next(sent[arm]),
       });
-      const used = cpuUsed();
-      // Until the last answer (autocannon's own figure is in whole seconds).
-      const durationS = (performance.now() - started) / 1000;
-      assertAlive(server);
-      const label = `${sent[arm]} @${connections} ${round === 0 ? 'warm-up' : `round ${round}`}`;
-      recordFailures(label, loadRun);
-      const scans = loadRun.responses * scansOf(sent[arm]);
+      const { used, elapsedS } = measured;
+      const scans = measured.run.responses * scansOf(sent[arm]);
       log(
-        `${label}: ${(scans / durationS).toFixed(0)} scans/s, ${(used.serverUs / Math.max(1, scans)).toFixed(0)} µs CPU per scan`,
+        `${label}: ${(scans / elapsedS).toFixed(0)} scans/s, ${(used.serverUs / Math.max(1, scans)).toFixed(0)} µs CPU per scan`,
       );
-      if (round > 0) {
-        const totals = result[arm];
-        totals.responses += scans;
-        totals.durationS += durationS;
-        for (const value of loadRun.latencies.values()) totals.latencies.push(value);
-        totals.runs++;
-        addCpu(totals, used, scans);
-      }
+      if (round > 0) addRun(result[arm], measured, scans, elapsedS);
       await sleep(250);
     }
   }
@@ -821,26 +834,17 @@ async function requestLogCase(
       for (const arm of order) {
         const server = servers[arm];
         await workload.prepare(route, roundS, connections);
-        const stopSampling = sampleRss([server.pid]);
-        const cpuUsed = cpuMeter(server.pid);
-        const loadRun = await load({
-          baseUrl: server.baseUrl,
-          connections,
-          durationS: roundS,
-          next: workload.next(route),
-        });
-        const used = cpuUsed();
-        result.peakRss[arm] = Math.max(result.peakRss[arm], stopSampling().get(server.pid) ?? 0);
-        assertAlive(server);
-        workload.observe(route, loadRun);
         const label = `${route} @${connections} request log ${arm} round ${round + 1}`;
-        recordFailures(label, loadRun);
-        const totals = result[arm][route];
-        totals.responses += loadRun.responses;
-        totals.durationS += loadRun.durationS;
-        for (const value of loadRun.latencies.values()) totals.latencies.push(value);
-        totals.runs++;
-        const cpuPerRequest = addCpu(totals, used, loadRun.responses);
+        const measured = await measuredRun(
+          server,
+          label,
+          { baseUrl: server.baseUrl, connections, durationS: roundS, next: workload.next(route) },
+          true,
+        );
+        const { run: loadRun } = measured;
+        result.peakRss[arm] = Math.max(result.peakRss[arm], measured.peakRss);
+        workload.observe(route, loadRun);
+        const cpuPerRequest = addRun(result[arm][route], measured);
         log(
           `${label}: ${(loadRun.responses / loadRun.durationS).toFixed(0)} req/s, ${cpuPerRequest.toFixed(0)} µs CPU per request`,
         );
