@@ -130,3 +130,18 @@ export function expectSampleCounts(counts: unknown, events: number) {
     payouts: expect.any(Number),
   });
 }
+
+/**
+ * A burst of one key's requests of which `admitted` got through (200): each of those saw its own
+ * place in the rate-limit window, its X-RateLimit-Remaining one of `admitted - 1` down to 0.
+ */
+export function expectOwnPlacesInWindow(
+  results: readonly Pick<CallResult, 'status' | 'headers'>[],
+  admitted: number,
+) {
+  const remaining = results
+    .filter((result) => result.status === 200)
+    .map((result) => Number(result.headers.get('x-ratelimit-remaining')))
+    .sort((a, b) => a - b);
+  expect(remaining).toEqual(Array.from({ length: admitted }, (_, i) => i));
+}

@@ -1,9 +1,8 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { referenceAssetsDir } from '../src/http/reference-assets';
-import { call, startTestServer, type TestServer } from './setup';
+import { call, useTestServer } from './setup';
 
 /**
  * Caching over real HTTP: pages and files without a content hash in their names are revalidated
@@ -12,26 +11,16 @@ import { call, startTestServer, type TestServer } from './setup';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-let dashboardDir = '';
-let server: TestServer;
-
-beforeAll(async () => {
-  // A dashboard build as Vite writes it: the page, hashed files under assets/, a public file.
-  dashboardDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-cache-'));
-  await mkdir(path.join(dashboardDir, 'assets'));
-  await writeFile(
-    path.join(dashboardDir, 'index.html'),
-    '<!doctype html><script type="module" src="/dashboard/assets/index-DBMxm7tp.js"></script>',
-  );
-  await writeFile(path.join(dashboardDir, 'assets', 'index-DBMxm7tp.js'), 'export {};');
-  await writeFile(path.join(dashboardDir, 'assets', 'index-DBMxm7tp.js.map'), '{}');
-  await writeFile(path.join(dashboardDir, 'assets', 'index-CQ5IjQxA.css'), 'body {}');
-  await writeFile(path.join(dashboardDir, 'robots.txt'), 'User-agent: *');
-  server = await startTestServer({ dashboardDir });
-});
-afterAll(async () => {
-  await (server as TestServer | undefined)?.close();
-  if (dashboardDir) await rm(dashboardDir, { recursive: true, force: true });
+// A dashboard build as Vite writes it: the page, hashed files under assets/, a public file.
+const server = useTestServer({
+  dashboardFiles: {
+    'index.html':
+      '<!doctype html><script type="module" src="/dashboard/assets/index-DBMxm7tp.js"></script>',
+    'assets/index-DBMxm7tp.js': 'export {};',
+    'assets/index-DBMxm7tp.js.map': '{}',
+    'assets/index-CQ5IjQxA.css': 'body {}',
+    'robots.txt': 'User-agent: *',
+  },
 });
 
 async function cacheControl(pathname: string): Promise<string | null> {

@@ -1,14 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from './assertions';
 import { buildEvent, cancelFixtureOrder, failCheckinInsertsAt } from './fixtures';
-import {
-  call,
-  createKey,
-  createTenant,
-  getTestOrm,
-  useTestServer,
-  type CallResult,
-  type TestTenant,
-} from './setup';
+import { call, createKey, createTenant, getTestOrm, useTestServer, type TestTenant } from './setup';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -37,13 +30,6 @@ async function checkinRows(ticketId: string): Promise<number> {
       ticketId,
     ]);
   return Number(row!.count);
-}
-
-function expectError(result: CallResult, status: number, message: string | RegExp) {
-  expect(result.status, JSON.stringify(result.body)).toBe(status);
-  if (typeof message === 'string') expect(result.body.error).toBe(message);
-  else expect(result.body.error).toMatch(message);
-  expect(result.body).not.toHaveProperty('data');
 }
 
 describe('POST /checkins', () => {

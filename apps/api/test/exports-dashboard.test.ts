@@ -1,8 +1,7 @@
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ExportJobs } from '../src/modules/exports/export-jobs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportJobs } from '../src/modules/exports/export-jobs';
 import { Visitor } from './dashboard-visitor';
-import { getTestOrm, startTestServer, type CallResult, type TestServer } from './setup';
+import { startExportJobs, startTestServer, type CallResult, type TestServer } from './setup';
 
 /** The dashboard's exports: asked for, listed and downloaded in the request's mode. */
 
@@ -10,14 +9,7 @@ let jobs: ExportJobs;
 let server: TestServer;
 
 beforeAll(async () => {
-  jobs = new ExportJobs({
-    databaseUrl: inject('databaseUrl'),
-    logger: pino({ level: 'silent' }),
-    em: (await getTestOrm()).em,
-    retentionMs: 3600_000,
-    concurrency: 1,
-  });
-  await jobs.start();
+  jobs = await startExportJobs(1);
   server = await startTestServer({ exportQueue: jobs });
 }, 60_000);
 afterAll(async () => {
@@ -37,6 +29,13 @@ async function ready(owner: Visitor, headers: Record<string, string>, id: string
     if (Date.now() > deadline) throw new Error(`export ${id} is ${found?.status ?? 'not listed'}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A test-mode export of `resource` asked for by `owner`, once ready. */
+async function readyTestExport(owner: Visitor, resource: string) {
+  const made = await owner.request('POST', '/exports', { resource }, TEST);
+  expect(made.status, JSON.stringify(made.body)).toBe(202);
+  return ready(owner, TEST, made.body.data.id as string);
 }
 
 describe('the dashboard’s exports', () => {
@@ -80,9 +79,7 @@ describe('the dashboard’s exports', () => {
   it('download by a link that names the mode, and refuse a link whose mode contradicts the header', async () => {
     const owner = new Visitor(server);
     await owner.signUp();
-    const made = await owner.request('POST', '/exports', { resource: 'events' }, TEST);
-    expect(made.status, JSON.stringify(made.body)).toBe(202);
-    const { id } = await ready(owner, TEST, made.body.data.id as string);
+    const { id } = await readyTestExport(owner, 'events');
 
     // A plain link sends no mode header: its query says which mode the export is of.
     const linked = await owner.request('GET', `/exports/${id}/file?mode=test`);
@@ -110,9 +107,7 @@ describe('the dashboard’s exports', () => {
   it('belong to their organisation: another one neither lists nor downloads them', async () => {
     const owner = new Visitor(server);
     await owner.signUp();
-    const made = await owner.request('POST', '/exports', { resource: 'orders' }, TEST);
-    expect(made.status, JSON.stringify(made.body)).toBe(202);
-    const { id } = await ready(owner, TEST, made.body.data.id as string);
+    const { id } = await readyTestExport(owner, 'orders');
 
     const stranger = new Visitor(server);
     await stranger.signUp();

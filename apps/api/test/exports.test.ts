@@ -1,39 +1,23 @@
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ExportJobs } from '../src/modules/exports/export-jobs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportJobs } from '../src/modules/exports/export-jobs';
 import { sweepExports } from '../src/modules/exports/export.service';
 import { insertChunk, startRun } from '../src/modules/exports/export.repository';
 import { runExport } from '../src/modules/exports/export-runner';
+import { parseCsv } from './csv';
 import { addOrder, buildEvent, cancelFixtureOrder } from './fixtures';
 import {
   call,
   createTenant,
   createTestKey,
   getTestOrm,
+  startExportJobs,
   startTestServer,
   type CallResult,
   type TestServer,
   type TestTenant,
 } from './setup';
-
-const databaseUrl = inject('databaseUrl');
-const silent = pino({ level: 'silent' });
-
-/** An export queue as a replica runs it: `concurrency` 0 only adds jobs. */
-async function exportJobs(concurrency: number, chunkBytes?: number): Promise<ExportJobs> {
-  const jobs = new ExportJobs({
-    databaseUrl,
-    logger: silent,
-    em: (await getTestOrm()).em,
-    retentionMs: 24 * 3600_000,
-    concurrency,
-    chunkBytes,
-  });
-  await jobs.start();
-  return jobs;
-}
 
 let producer: ExportJobs;
 let worker: ExportJobs;
@@ -42,8 +26,8 @@ let server: TestServer;
 beforeAll(async () => {
   // The server only adds jobs; the worker, a replica of its own, makes the exports. Small chunks,
   // so that a file of a few hundred rows has several.
-  producer = await exportJobs(0);
-  worker = await exportJobs(1, 16 * 1024);
+  producer = await startExportJobs(0);
+  worker = await startExportJobs(1, 16 * 1024);
   server = await startTestServer({
     exportQueue: producer,
     readsPerMinute: 100_000,
@@ -55,6 +39,41 @@ afterAll(async () => {
   await server.close();
   await Promise.all([producer.stop(5_000), worker.stop(5_000)]);
 });
+
+/**
+ * Runs `use` with a server whose queue nobody works, so that its exports stay pending: the worker
+ * is stopped meanwhile, and started again after.
+ */
+async function withoutWorker<T>(use: (idle: TestServer) => Promise<T>): Promise<T> {
+  const idle = await startTestServer({ exportQueue: producer });
+  await worker.stop(5_000);
+  try {
+    return await use(idle);
+  } finally {
+    await idle.close();
+    worker = await startExportJobs(1, 16 * 1024);
+  }
+}
+
+/**
+ * An export of the tenant's tickets, asked for while nobody works the queue (`withoutWorker`):
+ * `whilePending` runs with that server and the export's id, before the worker starts again.
+ */
+async function pendingTicketsExport(
+  tenant: Pick<TestTenant, 'key'>,
+  whilePending: (idle: TestServer, id: string) => Promise<void>,
+): Promise<string> {
+  return withoutWorker(async (idle) => {
+    const created = await call(idle, 'POST', '/api/v1/exports', {
+      key: tenant.key,
+      body: { resource: 'tickets' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = created.body.data.id as string;
+    await whilePending(idle, id);
+    return id;
+  });
+}
 
 const get = (tenant: Pick<TestTenant, 'key'>, path: string) =>
   call(server, 'GET', path, { key: tenant.key });
@@ -144,36 +163,6 @@ const lines = (file: Buffer): unknown[] =>
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as unknown);
-
-/** RFC 4180 records: quoted cells with doubled quotes, CRLF line ends. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      record.push(cell);
-      cell = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      record.push(cell);
-      records.push(record);
-      record = [];
-      cell = '';
-      i++;
-    } else cell += ch;
-  }
-  expect(cell, 'the file ends with CRLF').toBe('');
-  return records;
-}
 
 const countExports = async (organisationId: string): Promise<number> => {
   const orm = await getTestOrm();
@@ -392,11 +381,7 @@ describe('a refused export', () => {
   });
 
   it('is a 409 past three exports not yet done, for that organisation only', async () => {
-    // A server whose queue nobody works: its exports stay pending.
-    const idle = await startTestServer({ exportQueue: producer });
-    const worked = worker;
-    await worked.stop(5_000);
-    try {
+    await withoutWorker(async (idle) => {
       const tenant = await createTenant(['read']);
       const other = await createTenant(['read']);
       const send = (who: TestTenant) =>
@@ -407,10 +392,7 @@ describe('a refused export', () => {
       expect(refused.body.code).toBe('too_many_exports');
       expect(await countExports(tenant.organisationId)).toBe(3);
       expect((await send(other)).status).toBe(202);
-    } finally {
-      await idle.close();
-      worker = await exportJobs(1, 16 * 1024);
-    }
+    });
   });
 });
 
@@ -418,27 +400,16 @@ describe('the file of an export not ready, or removed', () => {
   it('is a 409 while it is made, then a 410 once the sweep removed it', async () => {
     const tenant = await createTenant(['read']);
     await buildEvent(tenant.organisationId, { tickets: 3 });
-    const orm = await getTestOrm();
     // Not made yet: its job is queued, no worker has run it.
-    const idle = await startTestServer({ exportQueue: producer });
-    await worker.stop(5_000);
-    let id: string;
-    try {
-      const created = await call(idle, 'POST', '/api/v1/exports', {
-        key: tenant.key,
-        body: { resource: 'tickets' },
-      });
-      id = created.body.data.id as string;
-      const early = await call(idle, 'GET', `/api/v1/exports/${id}/file`, { key: tenant.key });
+    const id = await pendingTicketsExport(tenant, async (idle, pending) => {
+      const early = await call(idle, 'GET', `/api/v1/exports/${pending}/file`, { key: tenant.key });
       expect(early.status).toBe(409);
       expect(early.body.code).toBe('export_not_ready');
-    } finally {
-      await idle.close();
-      worker = await exportJobs(1, 16 * 1024);
-    }
+    });
     const done = await finished(tenant, id);
     expect((await download(tenant, id)).status).toBe(200);
 
+    const orm = await getTestOrm();
     const chunks = async () =>
       Number(
         (
@@ -477,19 +448,11 @@ describe('a run made again', () => {
     const tenant = await createTenant(['read']);
     await buildEvent(tenant.organisationId, { tickets: 2 });
     const orm = await getTestOrm();
-    const idle = await startTestServer({ exportQueue: producer });
-    await worker.stop(5_000);
-    let id: string;
-    try {
-      const created = await call(idle, 'POST', '/api/v1/exports', {
-        key: tenant.key,
-        body: { resource: 'tickets' },
-      });
-      id = created.body.data.id as string;
+    const id = await pendingTicketsExport(tenant, async (idle, made) => {
       // A run that wrote a chunk and died: the export stays `running` under its run.
-      expect(await startRun(orm.em, id, 'deadrun', new Date())).toBeDefined();
+      expect(await startRun(orm.em, made, 'deadrun', new Date())).toBeDefined();
       await insertChunk(orm.em, {
-        exportId: id,
+        exportId: made,
         runId: 'deadrun',
         seq: 0,
         rawOffset: 0,
@@ -498,15 +461,12 @@ describe('a run made again', () => {
         data: Buffer.from('garbage'),
       });
       expect(
-        (await call(idle, 'GET', `/api/v1/exports/${id}`, { key: tenant.key })).body.data.status,
+        (await call(idle, 'GET', `/api/v1/exports/${made}`, { key: tenant.key })).body.data.status,
       ).toBe('running');
-    } finally {
-      await idle.close();
-    }
-    // The job, taken again, makes the whole file afresh.
-    expect(await runExport(orm.em, id, { retentionMs: 3600_000 })).toBe('ready');
-    expect(await runExport(orm.em, id, { retentionMs: 3600_000 })).toBe('skipped');
-    worker = await exportJobs(1, 16 * 1024);
+      // The job, taken again, makes the whole file afresh.
+      expect(await runExport(orm.em, made, { retentionMs: 3600_000 })).toBe('ready');
+      expect(await runExport(orm.em, made, { retentionMs: 3600_000 })).toBe('skipped');
+    });
     const file = await download(tenant, id);
     expect(lines(file.body)).toEqual(await walk(tenant, '/api/v1/tickets'));
     const runs = await orm.em

@@ -1,3 +1,4 @@
+import { EXPORT_RESOURCES } from '@boxoffice/contract';
 import type { TenantContext } from '../src/core/context';
 import type { Event } from '../src/modules/events/event.entity';
 import { createEvent } from '../src/modules/events/event.service';
@@ -206,16 +207,8 @@ export async function failCheckinInsertsAt(gate: string): Promise<() => Promise<
   };
 }
 
-/** The lists of the API, by path. */
-export const LISTS = [
-  'events',
-  'tiers',
-  'orders',
-  'tickets',
-  'attendees',
-  'checkins',
-  'payouts',
-] as const;
+/** The lists of the API, by path: those an export copies. */
+export const LISTS = EXPORT_RESOURCES;
 
 /** The table behind each list (an organisation's data, rows scoped by `organisation_id`). */
 export const TABLE_OF_LIST = {

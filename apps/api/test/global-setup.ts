@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { migrateDatabase } from '../src/db/orm';
+import { createDatabaseOn } from './databases';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,25 +33,14 @@ export default async function setup(project: TestProject) {
     stopEmbedded = () => embedded.stop();
   }
 
-  const name = `boxoffice_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const database = await createDatabaseOn(serverUrl, 'boxoffice_test');
+  await migrateDatabase(database.url);
 
-  await migrateDatabase(databaseUrl);
-
-  project.provide('databaseUrl', databaseUrl);
+  project.provide('databaseUrl', database.url);
   project.provide('redisUrl', process.env.REDIS_URL || undefined);
 
   return async () => {
-    const cleanup = new pg.Client({ connectionString: serverUrl });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists "${name}" with (force)`);
-    await cleanup.end();
+    await database.drop();
     await stopEmbedded?.();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   };

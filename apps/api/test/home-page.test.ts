@@ -1,8 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, type TestServer } from './setup';
+import { describe, expect, it } from 'vitest';
+import { call, useTestServer } from './setup';
 
 /** `/` leads a person to the dashboard and the reference, and a program to the API. */
 
@@ -10,20 +7,10 @@ const POLICY =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';object-src 'none';base-uri 'self';frame-ancestors 'none';form-action 'self'";
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
-let dashboardDir: string;
-let server: TestServer;
-let bare: TestServer;
-beforeAll(async () => {
-  dashboardDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-home-'));
-  await writeFile(path.join(dashboardDir, 'index.html'), '<!doctype html><title>Dashboard</title>');
-  server = await startTestServer({ dashboardDir });
-  bare = await startTestServer();
+const server = useTestServer({
+  dashboardFiles: { 'index.html': '<!doctype html><title>Dashboard</title>' },
 });
-afterAll(async () => {
-  await server.close();
-  await bare.close();
-  await rm(dashboardDir, { recursive: true, force: true });
-});
+const bare = useTestServer();
 
 describe('/', () => {
   it('gives a browser a page linking the dashboard and the reference, under the policy', async () => {

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { revokeKey } from '../src/modules/api-keys/api-key.service';
 import { createEvent } from '../src/modules/events/event.service';
-import { buildEvent, buildPayout, DATA_TABLES, type EventFixture } from './fixtures';
+import { buildEvent, buildPayout, DATA_TABLES, LISTS, type EventFixture } from './fixtures';
 import {
   createKey,
   createTenant,
@@ -917,13 +917,7 @@ describe('hostile input', () => {
     );
 
     const PREFIXES = [
-      '/api/v1/events',
-      '/api/v1/tiers',
-      '/api/v1/orders',
-      '/api/v1/tickets',
-      '/api/v1/attendees',
-      '/api/v1/checkins',
-      '/api/v1/payouts',
+      ...LISTS.map((list) => `/api/v1/${list}`),
       '/api/v1',
       '/api/v2/events',
       '/API/V1/EVENTS',
@@ -1509,47 +1503,25 @@ describe('hostile input', () => {
     const ticketIds = fc.constantFrom(...tickets.map((t) => t.id));
     const codes = fc.constantFrom(...tickets.map((t) => t.code));
 
+    type Body = fc.Arbitrary<Record<string, unknown>>;
+    /** POSTs to `path` of `bodies`, now and then broken; `weight` as in `fc.oneof`. */
+    const creates = (path: string, bodies: Body, weight: number) => ({
+      arbitrary: perturbed(bodies).map((body) => ({ method: 'POST', path, body })),
+      weight,
+    });
+    /** PATCHes of `path/{id}` for `ids`, of `bodies`, now and then broken. */
+    const updates = (path: string, ids: fc.Arbitrary<string>, bodies: Body, weight: number) => ({
+      arbitrary: fc
+        .tuple(ids, perturbed(bodies))
+        .map(([id, body]) => ({ method: 'PATCH', path: `${path}/${id}`, body })),
+      weight,
+    });
     const mutation = fc.oneof(
-      {
-        arbitrary: perturbed(eventCreateBody).map((body) => ({
-          method: 'POST',
-          path: '/api/v1/events',
-          body,
-        })),
-        weight: 3,
-      },
-      {
-        arbitrary: fc.tuple(eventIds, perturbed(eventUpdateBody)).map(([id, body]) => ({
-          method: 'PATCH',
-          path: `/api/v1/events/${id}`,
-          body,
-        })),
-        weight: 3,
-      },
-      {
-        arbitrary: perturbed(tierCreateBody(eventIds)).map((body) => ({
-          method: 'POST',
-          path: '/api/v1/tiers',
-          body,
-        })),
-        weight: 2,
-      },
-      {
-        arbitrary: fc.tuple(tierIds, perturbed(tierUpdateBody)).map(([id, body]) => ({
-          method: 'PATCH',
-          path: `/api/v1/tiers/${id}`,
-          body,
-        })),
-        weight: 2,
-      },
-      {
-        arbitrary: perturbed(checkinBody(ticketIds, codes, eventIds)).map((body) => ({
-          method: 'POST',
-          path: '/api/v1/checkins',
-          body,
-        })),
-        weight: 5,
-      },
+      creates('/api/v1/events', eventCreateBody, 3),
+      updates('/api/v1/events', eventIds, eventUpdateBody, 3),
+      creates('/api/v1/tiers', tierCreateBody(eventIds), 2),
+      updates('/api/v1/tiers', tierIds, tierUpdateBody, 2),
+      creates('/api/v1/checkins', checkinBody(ticketIds, codes, eventIds), 5),
     );
     const attempt = fc.record({
       mutation,

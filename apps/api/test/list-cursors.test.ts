@@ -212,28 +212,23 @@ describe('cursors that do not fit', () => {
     expect(page.page).toBe(2);
   });
 
-  it('are refused together with page', async () => {
-    const result = await get(
-      tenant,
-      `/api/v1/events?status=draft,published&page=2&cursor=${cursor}`,
-    );
-    const body = expectError(
-      result,
-      400,
+  it.each([
+    [
+      'together with page',
+      ['status=draft,published&page=2'],
+      'invalid_cursor',
       'cursor and page cannot be combined: the cursor already says where the next page starts',
-    );
-    expect(body.code).toBe('invalid_cursor');
-  });
-
-  it('are refused with other filters, or with none', async () => {
-    for (const filters of ['status=draft', '', 'status=draft,published&q=x']) {
-      const result = await get(tenant, `/api/v1/events?${filters}&cursor=${cursor}`);
-      const body = expectError(
-        result,
-        400,
-        'cursor was issued for other filters: send the same filters as the request that returned it',
-      );
-      expect(body.code).toBe('cursor_filters_mismatch');
+    ],
+    [
+      'with other filters, or with none',
+      ['status=draft', '', 'status=draft,published&q=x'],
+      'cursor_filters_mismatch',
+      'cursor was issued for other filters: send the same filters as the request that returned it',
+    ],
+  ])('are refused %s', async (_, queries, code, message) => {
+    for (const query of queries) {
+      const result = await get(tenant, `/api/v1/events?${query}&cursor=${cursor}`);
+      expect(expectError(result, 400, message).code, query).toBe(code);
     }
   });
 

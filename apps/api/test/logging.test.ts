@@ -12,7 +12,15 @@ import { entities } from '../src/modules/entities';
 import { closeLogger, createLogger } from '../src/http/logger';
 import { createRateLimits } from '../src/http/rate-limit';
 import { buildEvent, eventInput } from './fixtures';
-import { call, closedPort, createTenant, getTestOrm, type TestTenant } from './setup';
+import {
+  call,
+  closedPort,
+  createTenant,
+  getTestOrm,
+  type CallOptions,
+  type CallResult,
+  type TestTenant,
+} from './setup';
 
 type LogRecord = Record<string, unknown>;
 
@@ -82,16 +90,32 @@ afterAll(() => server.close());
 let sequence = 0;
 const requestId = () => `req_logging_test_${Date.now()}_${(sequence += 1)}`;
 
+/**
+ * A request under a fresh request id, answered with `status`: the answer, and the line logged for
+ * it.
+ */
+async function logged(
+  target: LoggedServer,
+  method: string,
+  path: string,
+  status: number,
+  options: CallOptions = {},
+): Promise<{ result: CallResult; line: LogRecord; id: string }> {
+  const id = requestId();
+  const result = await call(target, method, path, {
+    ...options,
+    headers: { ...options.headers, 'x-request-id': id },
+  });
+  expect(result.status).toBe(status);
+  return { result, line: await target.log.request(id), id };
+}
+
 describe('one line per request', () => {
   it('has the request id, method, route pattern, status, duration and key id', async () => {
     const { event } = await buildEvent(tenant.organisationId);
-    const id = requestId();
-    const result = await call(server, 'GET', `/api/v1/events/${event.id}`, {
+    const { line, id } = await logged(server, 'GET', `/api/v1/events/${event.id}`, 200, {
       key: tenant.key,
-      headers: { 'x-request-id': id },
     });
-    expect(result.status).toBe(200);
-    const line = await server.log.request(id);
     expect(line).toMatchObject({
       level: 30,
       msg: 'request completed',
@@ -110,56 +134,39 @@ describe('one line per request', () => {
   });
 
   it('has the route pattern of a list, not its query', async () => {
-    const id = requestId();
-    const result = await call(server, 'GET', '/api/v1/events?q=unlogged-search-words', {
-      key: tenant.key,
-      headers: { 'x-request-id': id },
-    });
-    expect(result.status).toBe(200);
-    const line = await server.log.request(id);
+    const { line, id } = await logged(
+      server,
+      'GET',
+      '/api/v1/events?q=unlogged-search-words',
+      200,
+      {
+        key: tenant.key,
+      },
+    );
     expect(line).toMatchObject({ requestId: id, route: '/api/v1/events', status: 200 });
     expect(JSON.stringify(line)).not.toContain('unlogged-search-words');
   });
 
   it('names the SDK and its retry count for the SDK’s calls, and nothing for others', async () => {
     const { event } = await buildEvent(tenant.organisationId);
-    const retried = requestId();
-    await call(server, 'GET', `/api/v1/events/${event.id}`, {
-      key: tenant.key,
-      headers: {
-        'x-request-id': retried,
-        'user-agent': 'boxoffice-sdk/0.2.0 node/24.11.1 (linux x64)',
-        'x-boxoffice-retry-count': '2',
-      },
+    const read = (headers: Record<string, string>) =>
+      logged(server, 'GET', `/api/v1/events/${event.id}`, 200, { key: tenant.key, headers });
+    const retried = await read({
+      'user-agent': 'boxoffice-sdk/0.2.0 node/24.11.1 (linux x64)',
+      'x-boxoffice-retry-count': '2',
     });
-    expect(await server.log.request(retried)).toMatchObject({
-      sdk: 'boxoffice-sdk/0.2.0',
-      retry: 2,
-    });
+    expect(retried.line).toMatchObject({ sdk: 'boxoffice-sdk/0.2.0', retry: 2 });
 
-    const other = requestId();
-    await call(server, 'GET', `/api/v1/events/${event.id}`, {
-      key: tenant.key,
-      headers: {
-        'x-request-id': other,
-        'user-agent': 'curl/8.5.0',
-        'x-boxoffice-retry-count': '1',
-      },
-    });
-    const line = await server.log.request(other);
+    const { line } = await read({ 'user-agent': 'curl/8.5.0', 'x-boxoffice-retry-count': '1' });
     expect(line).not.toHaveProperty('sdk');
     expect(line).not.toHaveProperty('retry');
   });
 
   it('never has the key, the Authorization header or a body', async () => {
-    const id = requestId();
-    const result = await call(server, 'POST', '/api/v1/events', {
+    const { result, line } = await logged(server, 'POST', '/api/v1/events', 201, {
       key: tenant.key,
-      headers: { 'x-request-id': id },
       body: eventInput('Body marker 7f3c'),
     });
-    expect(result.status).toBe(201);
-    const line = await server.log.request(id);
     expect(line).toMatchObject({ route: '/api/v1/events', status: 201, keyId: tenant.apiKeyId });
     expect(server.log.text).not.toContain(tenant.key);
     expect(server.log.text).not.toContain('Body marker 7f3c');
@@ -168,67 +175,46 @@ describe('one line per request', () => {
   });
 
   it('has no key id when the key was refused, and not the attempted key either', async () => {
-    const id = requestId();
     const attempted = `bxo_live_${randomBase62(40)}`;
-    const result = await call(server, 'GET', '/api/v1/events', {
-      key: attempted,
-      headers: { 'x-request-id': id },
-    });
-    expect(result.status).toBe(401);
-    const line = await server.log.request(id);
+    const { line } = await logged(server, 'GET', '/api/v1/events', 401, { key: attempted });
     expect(line).toMatchObject({ route: '/api/v1/events', status: 401, level: 30 });
     expect(line).not.toHaveProperty('keyId');
     expect(server.log.text).not.toContain(attempted);
   });
 
   it('names requests no route matched by one label, not their path', async () => {
-    const id = requestId();
-    const result = await call(server, 'GET', '/api/v1/nothing-here/evt_12345', {
+    const { line } = await logged(server, 'GET', '/api/v1/nothing-here/evt_12345', 404, {
       key: tenant.key,
-      headers: { 'x-request-id': id },
     });
-    expect(result.status).toBe(404);
-    const line = await server.log.request(id);
     expect(line).toMatchObject({ route: 'unmatched', status: 404, method: 'GET' });
     expect(server.log.text).not.toContain('nothing-here');
   });
 
   it('names the app’s own routes and mounted pages', async () => {
-    const health = requestId();
-    expect(
-      (await call(server, 'GET', '/healthz', { headers: { 'x-request-id': health } })).status,
-    ).toBe(200);
-    expect(await server.log.request(health)).toMatchObject({ route: '/healthz', status: 200 });
+    const health = await logged(server, 'GET', '/healthz', 200);
+    expect(health.line).toMatchObject({ route: '/healthz', status: 200 });
     const docs = requestId();
     await call(server, 'GET', '/docs', { headers: { 'x-request-id': docs } });
     expect(await server.log.request(docs)).toMatchObject({ route: '/docs' });
   });
 
   it('has the user id on dashboard requests, and neither cookies nor session tokens', async () => {
-    const signup = requestId();
-    const created = await call(server, 'POST', '/dashboard/api/signup', {
-      headers: { 'x-request-id': signup },
+    const signup = await logged(server, 'POST', '/dashboard/api/signup', 201, {
       body: {
         organisation_name: 'Logged Hall',
         email: `logged${Date.now()}@example.com`,
         password: 'a long passphrase',
       },
     });
-    expect(created.status).toBe(201);
+    const created = signup.result;
     const setCookie = created.headers.get('set-cookie')!;
     const cookie = setCookie.split(';')[0]!;
     const token = cookie.split('=')[1]!;
-    expect(await server.log.request(signup)).toMatchObject({
-      route: '/dashboard/api/signup',
-      status: 201,
-    });
+    expect(signup.line).toMatchObject({ route: '/dashboard/api/signup', status: 201 });
 
-    const session = requestId();
-    const result = await call(server, 'GET', '/dashboard/api/session', {
-      headers: { 'x-request-id': session, cookie: `${cookie}; other=crumb-value` },
+    const { result, line } = await logged(server, 'GET', '/dashboard/api/session', 200, {
+      headers: { cookie: `${cookie}; other=crumb-value` },
     });
-    expect(result.status).toBe(200);
-    const line = await server.log.request(session);
     expect(line).toMatchObject({
       route: '/dashboard/api/session',
       status: 200,
@@ -259,13 +245,8 @@ describe('failures', () => {
   });
 
   it('logs a 5xx answer at error level', async () => {
-    const id = requestId();
-    const result = await call(offline, 'GET', '/api/v1/events', {
-      key: tenant.key,
-      headers: { 'x-request-id': id },
-    });
-    expect(result.status).toBe(503);
-    expect(await offline.log.request(id)).toMatchObject({
+    const { line, id } = await logged(offline, 'GET', '/api/v1/events', 503, { key: tenant.key });
+    expect(line).toMatchObject({
       level: 50,
       msg: 'request failed',
       route: '/api/v1/events',

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAttemptLimits } from '../src/http/attempt-limit';
 import { createRateLimits } from '../src/http/rate-limit';
+import { expectOwnPlacesInWindow } from './assertions';
 import { eventInput } from './fixtures';
 import {
   call,
@@ -29,6 +30,10 @@ const statuses = (results: CallResult[]) => {
 const parallel = (n: number, request: (i: number) => Promise<CallResult>) =>
   Promise.all(Array.from({ length: n }, (_, i) => request(i)));
 
+/** `n` parallel reads of the event list with `key`, sent to `servers` in turn. */
+const parallelReads = (n: number, key: string, ...servers: Pick<TestServer, 'baseUrl'>[]) =>
+  parallel(n, (i) => call(servers[i % servers.length]!, 'GET', '/api/v1/events', { key }));
+
 function expectRateLimited(result: CallResult, limit: number, noun: 'read' | 'write') {
   expect(result.status, JSON.stringify(result.body)).toBe(429);
   const retryAfter = result.headers.get('retry-after');
@@ -48,16 +53,9 @@ describe('in-process store with the default limits', () => {
 
   it('lets exactly 60 of 100 parallel reads through', async () => {
     const tenant = await createTenant();
-    const results = await parallel(100, () =>
-      call(server, 'GET', '/api/v1/events', { key: tenant.key }),
-    );
+    const results = await parallelReads(100, tenant.key, server);
     expect(statuses(results)).toEqual({ 200: 60, 429: 40 });
-    const remaining = results
-      .filter((result) => result.status === 200)
-      .map((result) => Number(result.headers.get('x-ratelimit-remaining')))
-      .sort((a, b) => a - b);
-    // Every admitted request saw its own place in the window.
-    expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    expectOwnPlacesInWindow(results, 60);
     for (const result of results.filter((r) => r.status === 429)) {
       expectRateLimited(result, 60, 'read');
     }
@@ -119,9 +117,7 @@ describe('in-process store with the default limits', () => {
     const first = await createTenant();
     const sibling = await createKey(first.organisationId, ['read']);
     const stranger = await createTenant();
-    const results = await parallel(61, () =>
-      call(server, 'GET', '/api/v1/events', { key: first.key }),
-    );
+    const results = await parallelReads(61, first.key, server);
     expect(statuses(results)).toEqual({ 200: 60, 429: 1 });
     for (const other of [sibling, stranger]) {
       const result = await call(server, 'GET', '/api/v1/events', { key: other.key });
@@ -160,9 +156,7 @@ describe('configured limits', () => {
 
   it('applies the operator’s limits and names them in the message', async () => {
     const tenant = await createTenant();
-    const reads = await parallel(5, () =>
-      call(server, 'GET', '/api/v1/events', { key: tenant.key }),
-    );
+    const reads = await parallelReads(5, tenant.key, server);
     expect(statuses(reads)).toEqual({ 200: 3, 429: 2 });
     expect(reads.find((r) => r.status === 200)!.headers.get('x-ratelimit-limit')).toBe('3');
     expectRateLimited(
@@ -220,9 +214,7 @@ describe.skipIf(!redisUrl)('Redis store shared by two instances (needs REDIS_URL
   it('lets exactly 60 of 100 parallel reads through across both instances', async () => {
     const [a, b] = await startInstances({ readsPerMinute: 60, writesPerMinute: 10 });
     const tenant = await createTenant();
-    const results = await parallel(100, (i) =>
-      call(i % 2 === 0 ? a : b, 'GET', '/api/v1/events', { key: tenant.key }),
-    );
+    const results = await parallelReads(100, tenant.key, a, b);
     expect(statuses(results)).toEqual({ 200: 60, 429: 40 });
     expectRateLimited(
       results.find((r) => r.status === 429)!,

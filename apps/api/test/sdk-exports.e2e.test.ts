@@ -1,5 +1,4 @@
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Boxoffice,
   ConflictError,
@@ -7,9 +6,9 @@ import {
   type ExportOf,
   type Ticket,
 } from '@boxoffice/sdk';
-import { ExportJobs } from '../src/modules/exports/export-jobs';
+import type { ExportJobs } from '../src/modules/exports/export-jobs';
 import { addOrder, buildEvent, type EventFixture } from './fixtures';
-import { createTenant, getTestOrm, startTestServer, type TestServer } from './setup';
+import { createTenant, startExportJobs, startTestServer, type TestServer } from './setup';
 
 /**
  * The SDK's exports against the real server, its export jobs running in this process: the
@@ -90,16 +89,8 @@ async function readyExport(
 }
 
 beforeAll(async () => {
-  jobs = new ExportJobs({
-    databaseUrl: inject('databaseUrl'),
-    logger: pino({ level: 'silent' }),
-    em: (await getTestOrm()).em,
-    retentionMs: 24 * 3600_000,
-    concurrency: 2,
-    // Files of many chunks: the gzip file is many gzip members end to end, as a large one is.
-    chunkBytes: 4_096,
-  });
-  await jobs.start();
+  // Files of many chunks: the gzip file is many gzip members end to end, as a large one is.
+  jobs = await startExportJobs(2, 4_096);
   server = await startTestServer({ exportQueue: jobs });
   const tenant = await createTenant();
   key = tenant.key;

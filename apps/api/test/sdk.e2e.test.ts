@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
@@ -730,21 +727,10 @@ describe('errors from the server', () => {
   });
 
   describe('with baseURL pointing at the dashboard instead of the API', () => {
-    let withDashboard: TestServer;
-    let dashboardDir = '';
-
-    beforeAll(async () => {
-      dashboardDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-sdk-dashboard-'));
-      await writeFile(
-        path.join(dashboardDir, 'index.html'),
-        '<!doctype html><html><body><div id="root"></div></body></html>',
-      );
-      withDashboard = await startTestServer({ dashboardDir });
-    });
-    afterAll(async () => {
-      // Unset where beforeAll failed before it got to it.
-      await (withDashboard as TestServer | undefined)?.close();
-      if (dashboardDir) await rm(dashboardDir, { recursive: true, force: true });
+    const withDashboard = useTestServer({
+      dashboardFiles: {
+        'index.html': '<!doctype html><html><body><div id="root"></div></body></html>',
+      },
     });
 
     it('fails with an UnexpectedResponseError naming the URL and the content type', async () => {

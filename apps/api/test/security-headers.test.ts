@@ -1,36 +1,19 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestServer, type TestServer } from './setup';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { JSON_TYPE } from './assertions';
+import { call, createTenant, useTestServer } from './setup';
 
 /**
  * The security headers over real HTTP: every answer (pages, JSON, errors) carries them; the API
  * reference at /docs is a page of this origin's files only.
  */
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-let server: TestServer;
-let production: TestServer;
-let dashboardDir = '';
-
-beforeAll(async () => {
-  // A stand-in for the dashboard build: what matters here is how its pages are served.
-  dashboardDir = await mkdtemp(path.join(tmpdir(), 'boxoffice-headers-'));
-  await writeFile(
-    path.join(dashboardDir, 'index.html'),
+// A stand-in for the dashboard build: what matters here is how its pages are served.
+const dashboardFiles = {
+  'index.html':
     '<!doctype html><html><head><script type="module" src="/dashboard/assets/app.js"></script></head><body><div id="root"></div></body></html>',
-  );
-  server = await startTestServer({ dashboardDir });
-  production = await startTestServer({ dashboardDir, hsts: true });
-});
-afterAll(async () => {
-  // Unset where beforeAll failed before it got to them.
-  await (server as TestServer | undefined)?.close();
-  await (production as TestServer | undefined)?.close();
-  if (dashboardDir) await rm(dashboardDir, { recursive: true, force: true });
-});
+};
+const server = useTestServer({ dashboardFiles });
+const production = useTestServer({ dashboardFiles, hsts: true });
 
 /** The Content-Security-Policy header as directive → sources. */
 function policyOf(headers: Headers): Map<string, string[]> {

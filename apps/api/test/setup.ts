@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import pg from 'pg';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Scope } from '@boxoffice/contract';
@@ -13,8 +14,11 @@ import { entities } from '../src/modules/entities';
 import { ATTEMPT_LIMITS, createAttemptLimits, type AttemptLimits } from '../src/http/attempt-limit';
 import { answerProtocolErrors } from '../src/http/client-error';
 import { createRateLimits, type RateLimits } from '../src/http/rate-limit';
+import { createDatabaseOn, type ScratchDatabase } from './databases';
+import { fetchJson, type JsonAnswer, type JsonRequest } from './fetch-json';
 import { checkedResponses } from './response-recorder';
 import { generateKey } from '../src/modules/api-keys/api-key.service';
+import { ExportJobs } from '../src/modules/exports/export-jobs';
 import type { Plan } from '../src/modules/organisations/organisation.entity';
 import { createOrganisation } from '../src/modules/organisations/organisation.service';
 import { testOrganisationOf } from '../src/modules/organisations/test-environment.service';
@@ -44,6 +48,11 @@ export interface TestServerOptions {
   orm?: Orm;
   /** A dashboard build to serve at `/dashboard`. */
   dashboardDir?: string;
+  /**
+   * A stand-in for the dashboard build to serve at `/dashboard`, each file's content by its path
+   * in the build: written to a directory of its own, removed when the server closes.
+   */
+  dashboardFiles?: Record<string, string>;
   /** Strict-Transport-Security, as in production. */
   hsts?: boolean;
   /** By default every address may make thousands of attempts: the suites share 127.0.0.1. */
@@ -63,6 +72,7 @@ export interface TestServerOptions {
 /** The real app on an ephemeral port, over real HTTP. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const testOrm = options.orm ?? (await getTestOrm());
+  const builtDir = options.dashboardFiles && (await writeFiles(options.dashboardFiles));
   const rateLimits =
     options.rateLimits ??
     createRateLimits({
@@ -74,7 +84,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     rateLimits,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     bodyLimitBytes: options.bodyLimitBytes ?? 100 * 1024,
-    dashboardDir: options.dashboardDir,
+    dashboardDir: builtDir ?? options.dashboardDir,
     hsts: options.hsts,
     attemptLimits: options.attemptLimits ?? generousAttemptLimits(),
     trustProxy: options.trustProxy,
@@ -92,12 +102,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl: `http://127.0.0.1:${port}`,
     orm: testOrm,
     rateLimits,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      if (builtDir) await rm(builtDir, { recursive: true, force: true });
+    },
   };
+}
+
+/** A new temporary directory holding `files` (each file's content by its relative path). */
+async function writeFiles(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'boxoffice-files-'));
+  for (const [name, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), content);
+  }
+  return dir;
 }
 
 type Keyed = Pick<TestTenant, 'key'>;
@@ -215,43 +237,18 @@ export async function createKey(organisationId: string, scopes: Scope[]): Promis
   return { organisationId, key, apiKeyId: apiKey.id };
 }
 
-export interface CallOptions {
-  key?: string;
-  body?: unknown;
-  /** Sent as is: text is sent as UTF-8, bytes exactly. */
-  rawBody?: string | Uint8Array;
-  headers?: Record<string, string>;
-}
+export type CallOptions = Omit<JsonRequest, 'signal'>;
 
-export interface CallResult<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
+export type CallResult<T = any> = JsonAnswer<T>;
 
 /** A JSON call over HTTP; `path` is relative to the server root (e.g. `/api/v1/events`). */
-export async function call<T = any>(
+export function call<T = any>(
   server: Pick<TestServer, 'baseUrl'>,
   method: string,
   path: string,
   options: CallOptions = {},
 ): Promise<CallResult<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.key) headers.authorization = `Bearer ${options.key}`;
-  let body: string | Uint8Array | undefined = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const response = await fetch(`${server.baseUrl}${path}`, { method, headers, body });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    // left as text: the assertion that follows will show it
-  }
-  return { status: response.status, headers: response.headers, body: parsed as T };
+  return fetchJson<T>(`${server.baseUrl}${path}`, method, options);
 }
 
 /**
@@ -289,22 +286,8 @@ export async function unreachableOrm(): Promise<Orm> {
 }
 
 /** An empty database of its own on this run's PostgreSQL server, for a test that needs one. */
-export async function createScratchDatabase(
-  prefix: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
-  const url = new URL(inject('databaseUrl'));
-  const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.query(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
+export function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
+  return createDatabaseOn(inject('databaseUrl'), prefix);
 }
 
 export interface MigratedDatabase {
@@ -327,6 +310,26 @@ export async function createMigratedDatabase(prefix: string): Promise<MigratedDa
     throw error;
   });
   return { url: database.url, orm, drop };
+}
+
+/**
+ * The export queue as a server runs it, in this process, on this run's test database, started;
+ * files are kept a day. `concurrency` 0 only adds jobs, as a replica that makes no exports.
+ */
+export async function startExportJobs(
+  concurrency: number,
+  chunkBytes?: number,
+): Promise<ExportJobs> {
+  const jobs = new ExportJobs({
+    databaseUrl: inject('databaseUrl'),
+    logger: pino({ level: 'silent' }),
+    em: (await getTestOrm()).em,
+    retentionMs: 24 * 3600_000,
+    concurrency,
+    chunkBytes,
+  });
+  await jobs.start();
+  return jobs;
 }
 
 /**

@@ -12,7 +12,7 @@ import { ERROR_CODES } from '../../src/openapi/error-codes';
 import { OPERATIONS } from '../../src/openapi/operations';
 import { LISTS } from '../fixtures';
 import { checkedResponses, resolveRef, takeViolations } from '../response-recorder';
-import { call, createTenant, startTestServer, type TestServer } from '../setup';
+import { call, createTenant, useTestServer } from '../setup';
 
 const run = promisify(execFile);
 const here = import.meta.dirname;
@@ -20,12 +20,11 @@ const bin = (name: string) => path.join(here, '../../node_modules/.bin', name);
 
 type Json = Record<string, any>;
 
-let server: TestServer;
+const server = useTestServer();
 let document: Json;
 let workDir: string;
 let documentFile: string;
 beforeAll(async () => {
-  server = await startTestServer();
   const result = await call(server, 'GET', '/openapi.json');
   expect(result.status).toBe(200);
   document = result.body as Json;
@@ -33,10 +32,7 @@ beforeAll(async () => {
   documentFile = path.join(workDir, 'openapi.json');
   await writeFile(documentFile, JSON.stringify(document, null, 2));
 });
-afterAll(async () => {
-  await server.close();
-  await rm(workDir, { recursive: true, force: true });
-});
+afterAll(() => rm(workDir, { recursive: true, force: true }));
 
 const operations = (): Array<[string, string, Json]> =>
   Object.entries(document.paths as Record<string, Json>).flatMap(([route, item]) =>

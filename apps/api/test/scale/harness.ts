@@ -16,6 +16,7 @@ import { placeOrder } from '../../src/modules/orders/order.service';
 import { createOrganisation } from '../../src/modules/organisations/organisation.service';
 import { createTier } from '../../src/modules/tiers/tier.service';
 import { ensureBuilt } from '../built-server';
+import { fetchJson, type JsonAnswer } from '../fetch-json';
 
 export { freePort };
 
@@ -144,10 +145,7 @@ export async function within<T>(what: string, promise: Promise<T>, timeoutMs: nu
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-export interface Response<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
+export interface Response<T = any> extends JsonAnswer<T> {
   /** Wall-clock time from sending to the full body. */
   ms: number;
 }
@@ -167,33 +165,13 @@ export async function request<T = any>(
   urlPath: string,
   options: RequestOptions = {},
 ): Promise<Response<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.key) headers.authorization = `Bearer ${options.key}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
-  }
+  const { timeoutMs = 10_000, ...sent } = options;
   const started = performance.now();
-  const response = await fetch(`${baseUrl}${urlPath}`, {
-    method,
-    headers,
-    body,
-    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+  const answer = await fetchJson<T>(`${baseUrl}${urlPath}`, method, {
+    ...sent,
+    signal: AbortSignal.timeout(timeoutMs),
   });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    // left as text: the assertion that follows shows it
-  }
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: parsed as T,
-    ms: performance.now() - started,
-  };
+  return { ...answer, ms: performance.now() - started };
 }
 
 /** The error code of a failed connection attempt (`ECONNREFUSED`…), or `connected`. */

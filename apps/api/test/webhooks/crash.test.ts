@@ -51,12 +51,7 @@ describe('webhook messages of an instance killed mid-round', () => {
       WEBHOOK_TIMEOUT_MS: '2000',
     });
     const tenant = await createTenantIn(orm!);
-    const created = await request(api.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
-      key: tenant.key,
-      body: { url: receiver.url('door'), events: ['event.created'] },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const secret = created.body.data.secret as string;
+    const { secret } = await receiver.subscribe(api.baseUrl, tenant.key, 'door', ['event.created']);
     // The first delivery is answered late: the instance is killed before it has the answer.
     await receiver.plan('door', [{ status: 200, delayMs: 1500 }]);
     for (let i = 0; i < 3; i++) {

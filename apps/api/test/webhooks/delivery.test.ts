@@ -28,12 +28,13 @@ let endpointCount = 0;
 async function addEndpoint(key: string, events?: string[]) {
   endpointCount += 1;
   const name = `ep${endpointCount}`;
-  const created = await request(a.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
-    key,
-    body: { url: receiver.url(name), ...(events ? { events } : {}) },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return { name, id: created.body.data.id as string, secret: created.body.data.secret as string };
+  return { name, ...(await receiver.subscribe(a.baseUrl, key, name, events)) };
+}
+
+/** A new organisation with one endpoint, subscribed to `event.created` only. */
+async function subscribedTenant() {
+  const tenant = await createTenant();
+  return { tenant, endpoint: await addEndpoint(tenant.key, ['event.created']) };
 }
 
 /** An event created through instance A with `key`: a change for the endpoints to receive. */
@@ -217,8 +218,7 @@ describe('webhook delivery', () => {
   });
 
   it('with two API instances, delivers each message once, and counts the attempts in /metrics', async () => {
-    const tenant = await createTenant();
-    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const { tenant, endpoint } = await subscribedTenant();
     const countedBefore = (await attemptsCounted(a)) + (await attemptsCounted(b));
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
@@ -245,8 +245,7 @@ describe('webhook delivery', () => {
   });
 
   it('retries a failed delivery with the same webhook-id: 500, 500, then 200 is three attempts', async () => {
-    const tenant = await createTenant();
-    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const { tenant, endpoint } = await subscribedTenant();
     await receiver.plan(endpoint.name, [500, 500]);
     await postEvent(tenant.key, 'Retried');
     const received = await receiver.receivedAtLeast(endpoint.name, 3, 20_000);
@@ -273,8 +272,7 @@ describe('webhook delivery', () => {
   });
 
   it('sends a message to a healthy endpoint at once, without the job queue', async () => {
-    const tenant = await createTenant();
-    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const { tenant, endpoint } = await subscribedTenant();
     await postEvent(tenant.key, 'At once');
     const [delivery] = await receiver.receivedAtLeast(endpoint.name, 1);
     const id = delivery!.headers['webhook-id']!;
@@ -309,8 +307,7 @@ describe('webhook delivery', () => {
   });
 
   it('sends again, with the same webhook-id, the messages of a round whose instance never recorded them', async () => {
-    const tenant = await createTenant();
-    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const { tenant, endpoint } = await subscribedTenant();
     await postEvent(tenant.key, 'Sent, then forgotten');
     const [first] = await receiver.receivedAtLeast(endpoint.name, 1);
     const id = first!.headers['webhook-id']!;
@@ -348,8 +345,7 @@ describe('webhook delivery', () => {
   });
 
   it('delivers everything to a receiver that was down, once it is back', async () => {
-    const tenant = await createTenant();
-    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const { tenant, endpoint } = await subscribedTenant();
     const port = receiver.port;
     await receiver.stop();
     try {
@@ -376,8 +372,7 @@ describe('webhook delivery', () => {
   });
 
   it('signs with both secrets during a rotation, and with the new one only after it', async () => {
-    const tenant = await createTenant();
-    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const { tenant, endpoint } = await subscribedTenant();
     const orm = await getTestOrm();
     const ctx = { em: orm.em.fork(), organisationId: tenant.organisationId, livemode: true };
     const rotated = await rotateSecret(ctx, endpoint.id);
@@ -403,8 +398,7 @@ describe('webhook delivery', () => {
   });
 
   it('disables an endpoint that has failed for three days', async () => {
-    const tenant = await createTenant();
-    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const { tenant, endpoint } = await subscribedTenant();
     await receiver.plan(endpoint.name, [503, 503, 503, 503, 503, 503]);
     await setEndpoint(endpoint.id, `failing_since = now() - interval '73 hours'`);
     await postEvent(tenant.key, 'Failing');
@@ -423,8 +417,7 @@ describe('webhook delivery', () => {
   });
 
   it('keeps no message or attempt of an endpoint deleted while a delivery to it was under way', async () => {
-    const tenant = await createTenant();
-    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const { tenant, endpoint } = await subscribedTenant();
     await receiver.plan(endpoint.name, [{ status: 200, delayMs: 1500 }]);
     await postEvent(tenant.key, 'Deleted meanwhile');
     await until('the delivery under way', async () => {
@@ -511,8 +504,7 @@ describe('webhook URLs', () => {
   });
   // Last: it stops both instances.
   it('hands the messages waiting to be sent to the queue when stopped; a new instance sends them', async () => {
-    const tenant = await createTenant();
-    const endpoint = await addEndpoint(tenant.key, ['event.created']);
+    const { tenant, endpoint } = await subscribedTenant();
     // Every answer comes late. Each instance sends one message at a time to an endpoint, and
     // either may have made any of the five, so at the stop at most two are under way and the
     // others are still waiting, whichever instance holds them.

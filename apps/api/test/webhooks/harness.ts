@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { until } from '../scale/harness';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { request, until } from '../scale/harness';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { WebhookEngine } from '../../src/modules/webhooks/webhook-engine';
 import { getTestOrm, localWebhookEngine } from '../setup';
 
@@ -69,6 +69,25 @@ export class Receiver {
 
   url(name: string): string {
     return `http://127.0.0.1:${this.port}/hooks/${name}`;
+  }
+
+  /**
+   * A webhook endpoint for `url(name)` (of `events`, or all), made with `key` through the API at
+   * `baseUrl`: its id and its secret.
+   */
+  async subscribe(
+    baseUrl: string,
+    key: string,
+    name: string,
+    events?: string[],
+  ): Promise<{ id: string; secret: string }> {
+    const created = await request(baseUrl, 'POST', '/api/v1/webhook_endpoints', {
+      key,
+      body: { url: this.url(name), ...(events ? { events } : {}) },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { id, secret } = created.body.data as { id: string; secret: string };
+    return { id, secret };
   }
 
   async plan(

@@ -32,11 +32,7 @@ const eventBody = eventInput('Local receiver');
 
 /** An endpoint for `url` made with `key`, an event made, and the delivery the receiver got. */
 async function deliveredTo(api: ApiProcess, key: string, name: string) {
-  const created = await request(api.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
-    key,
-    body: { url: receiver.url(name), events: ['event.created'] },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await receiver.subscribe(api.baseUrl, key, name, ['event.created']);
   const event = await request(api.baseUrl, 'POST', '/api/v1/events', { key, body: eventBody });
   expect(event.status).toBe(201);
   const [delivery] = await receiver.receivedAtLeast(name, 1, 20_000);

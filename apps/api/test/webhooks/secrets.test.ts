@@ -316,12 +316,9 @@ describe('webhook signing secrets at rest', { timeout: 120_000 }, () => {
       await until('the plain secret sealed at start', async () =>
         (await stored(orm, legacy.id)).secret.startsWith('v1:other:'),
       );
-      const created = await request(api.baseUrl, 'POST', '/api/v1/webhook_endpoints', {
-        key: tenant.key,
-        body: { url: receiver.url('process'), events: ['event.created'] },
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const { id, secret } = created.body.data as { id: string; secret: string };
+      const { id, secret } = await receiver.subscribe(api.baseUrl, tenant.key, 'process', [
+        'event.created',
+      ]);
       expect((await stored(orm, id)).secret).toMatch(/^v1:other:/);
       const event = await request(api.baseUrl, 'POST', '/api/v1/events', {
         key: tenant.key,
