@@ -32,6 +32,10 @@ import {
 const event = { id: 'evt_0123456789abcdef', name: 'Gig' };
 const ok = item(event);
 const created = item({ id: 'chk_0123456789abcdef' }, 201);
+/** The event, with nothing left of the read window for the next 30 s. */
+const lastOfWindow = item(event, 200, rateLimitHeaders(60, 0, 30));
+/** A client of `options` whose first answer spends the read window, and whose second is `ok`. */
+const spentWindow = (options: Parameters<typeof harness>[0]) => harness(options, lastOfWindow, ok);
 const emptyList = {
   data: [],
   total: 0,
@@ -356,11 +360,7 @@ describe('totalTimeout', () => {
   });
 
   it('does not hold a call for the rate limit past the deadline', async () => {
-    const { client, script, clock } = harness(
-      { totalTimeout: 10_000 },
-      item(event, 200, rateLimitHeaders(60, 0, 30)),
-      ok,
-    );
+    const { client, script, clock } = spentWindow({ totalTimeout: 10_000 });
     await client.events.get(event.id);
     await client.events.get(event.id);
     expect(script.requests).toHaveLength(2);
@@ -368,11 +368,7 @@ describe('totalTimeout', () => {
   });
 
   it('starts no attempt once the deadline is reached', async () => {
-    const { client, script, clock } = harness(
-      { totalTimeout: 30_000 },
-      item(event, 200, rateLimitHeaders(60, 0, 30)),
-      ok,
-    );
+    const { client, script, clock } = spentWindow({ totalTimeout: 30_000 });
     await client.events.get(event.id);
     await expect(client.events.get(event.id)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
     expect(clock.sleeps).toEqual([30_000]);
@@ -491,11 +487,7 @@ describe('abort', () => {
   });
 
   it('aborts while held back by the rate limit', async () => {
-    const { client, script, clock } = harness(
-      { auto: false },
-      item(event, 200, rateLimitHeaders(60, 0, 30)),
-      ok,
-    );
+    const { client, script, clock } = spentWindow({ auto: false });
     await client.events.get(event.id);
     const controller = new AbortController();
     const result = client.events.get(event.id, { signal: controller.signal });
@@ -510,7 +502,7 @@ describe('proactive throttling', () => {
   it('holds a call until the window resets once nothing is left', async () => {
     const { client, script, clock, start } = harness(
       {},
-      item(event, 200, rateLimitHeaders(60, 0, 30)),
+      lastOfWindow,
       item(event, 200, rateLimitHeaders(60, 59, 60)),
     );
     await client.events.get(event.id);
@@ -527,11 +519,7 @@ describe('proactive throttling', () => {
   });
 
   it('sends at once with throttle: false', async () => {
-    const { client, script, clock } = harness(
-      { throttle: false },
-      item(event, 200, rateLimitHeaders(60, 0, 30)),
-      ok,
-    );
+    const { client, script, clock } = spentWindow({ throttle: false });
     await client.events.get(event.id);
     await client.events.get(event.id);
     expect(clock.sleeps).toEqual([]);
@@ -561,7 +549,7 @@ describe('proactive throttling', () => {
   it('tracks reads and writes apart', async () => {
     const { client, script, clock } = harness(
       {},
-      item(event, 200, rateLimitHeaders(60, 0, 30)),
+      lastOfWindow,
       item({ id: 'evt_1' }, 201, rateLimitHeaders(10, 9, 30)),
     );
     await client.events.get(event.id);
