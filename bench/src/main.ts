@@ -106,7 +106,7 @@ let compileCache = '';
 /** The image's `NODE_OPTIONS` (apps/api/Dockerfile): the API server runs as it ships. */
 function imageNodeOptions(): string {
   const dockerfile = readFileSync(path.join(apiDir, 'Dockerfile'), 'utf8');
-  const options = /^\s*NODE_OPTIONS=(\S+)/m.exec(dockerfile)?.[1];
+  const options = /^\s*NODE_OPTIONS=("[^"]*"|\S+)/m.exec(dockerfile)?.[1];
   if (!options) throw new Error('apps/api/Dockerfile sets no NODE_OPTIONS');
   return options.replace(/^"(.*)"$/, '$1');
 }
