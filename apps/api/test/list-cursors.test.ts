@@ -280,11 +280,13 @@ describe('list rows', () => {
     expect(lists).toHaveLength(listed.length);
     for (const entity of lists) {
       const where = { organisationId: tenant.organisationId };
-      const page = await findPage(em as never, entity as never, where as never, {
-        limit: 100,
-        page: 1,
-        count: false,
-      });
+      const page = await findPage(
+        em as never,
+        entity as never,
+        where as never,
+        { limit: 100, page: 1, count: false },
+        ['createdAt', 'id'],
+      );
       const mapped = await em
         .createQueryBuilder(entity as never)
         .select('*')

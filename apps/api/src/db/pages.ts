@@ -148,9 +148,8 @@ export async function* streamRows<T extends Sortable>(
 }
 
 /**
- * One page of `entity` rows matching `where`. Lists are ordered by `created_at` then `id` (stable
- * while rows are appended), or by `updated_at` then `id` when syncing with `updated_since`, or by
- * the properties of `order` (the last of them unique). A page reads one row more than it returns,
+ * One page of `entity` rows matching `where`, ordered by the properties of `order` (the last of
+ * them unique; `listOrder` gives the lists' usual one). A page reads one row more than it returns,
  * to know whether another follows.
  *
  * The statements are written here and run by the driver (prepared: their texts depend on the
@@ -163,10 +162,9 @@ export async function findPage<T extends Sortable>(
   em: EntityManager,
   entity: EntityName<T>,
   where: ListFilter<T>,
-  request: PageRequest & { updated_since?: Date | undefined },
-  order?: readonly (keyof T & string)[],
+  request: PageRequest,
+  keys: readonly (keyof T & string)[],
 ): Promise<Page<T>> {
-  const keys = order ?? listOrder<T>(request);
   const meta = em.getMetadata().get(entity) as EntityMetadata;
   const sortColumnList = keys.map((key) => columnOf(meta, key));
   const sortColumns = sortColumnList.join(', ');

@@ -56,8 +56,8 @@ export function resourceList<
   return {
     rows,
     page: (ctx, request) => {
-      const { entity: table, where, order: keys } = rows(ctx, request);
-      return findPage(ctx.em, table, where, request, keys);
+      const list = rows(ctx, request);
+      return findPage(ctx.em, list.entity, list.where, request, list.order);
     },
   };
 }
