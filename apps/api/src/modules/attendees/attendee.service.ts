@@ -1,6 +1,6 @@
 import type { Attendee as AttendeeResource } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
-import { iso } from '../../core/iso-time';
+import { stampsOf } from '../../core/stamps';
 import { deleteAllOwned, getOwned } from '../../db/owned';
 import { likeEscape } from '../../db/pages';
 import { resourceList, type ListFilters } from '../../db/resource-list';
@@ -18,9 +18,7 @@ export const toAttendeeResource = (attendee: Attendee, livemode: boolean): Atten
   company: attendee.company ?? null,
   answers: attendee.answers,
   checked_in: attendee.checkedIn,
-  livemode,
-  created_at: iso(attendee.createdAt),
-  updated_at: iso(attendee.updatedAt),
+  ...stampsOf(attendee, livemode),
 });
 
 /** The attendee list: `order_id`, `ticket_id`, `email` and `checked_in` besides the shared filters. */

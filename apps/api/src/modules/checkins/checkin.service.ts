@@ -3,6 +3,7 @@ import type { TenantContext } from '../../core/context';
 import { AppError, conflict, notFound, unprocessable } from '../../core/errors';
 import { looksLikeId, newId } from '../../core/ids';
 import { iso } from '../../core/iso-time';
+import { stampsOf } from '../../core/stamps';
 import { clock, inTransaction } from '../../db/driver';
 import { deleteAllOwned, getOwned } from '../../db/owned';
 import { resourceList, type ListFilters } from '../../db/resource-list';
@@ -23,9 +24,7 @@ export const toCheckinResource = (checkin: CheckinRow, livemode: boolean): Check
   device_id: checkin.deviceId ?? null,
   scanned_at: iso(checkin.scannedAt),
   api_key_id: checkin.apiKeyId ?? null,
-  livemode,
-  created_at: iso(checkin.createdAt),
-  updated_at: iso(checkin.updatedAt),
+  ...stampsOf(checkin, livemode),
 });
 
 /**

@@ -11,6 +11,7 @@ import { badRequest, conflict } from '../../core/errors';
 import { deleteAllOwned, findOwned, getOwned, type Lock } from '../../db/owned';
 import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
+import { stampsOf } from '../../core/stamps';
 import { likeEscape } from '../../db/pages';
 import { resourceList, type ListFilters } from '../../db/resource-list';
 import { recordChanges } from '../changes/change.service';
@@ -31,9 +32,7 @@ export const toEventResource = (event: Event, livemode: boolean): EventResource 
   status: event.status,
   published_at: isoOrNull(event.publishedAt),
   cancelled_at: isoOrNull(event.cancelledAt),
-  livemode,
-  created_at: iso(event.createdAt),
-  updated_at: iso(event.updatedAt),
+  ...stampsOf(event, livemode),
 });
 
 /** The event list: `starts_after`/`starts_before` and `q` besides the shared filters. */

@@ -8,7 +8,8 @@ import {
 import type { PoolClient } from 'pg';
 import type { TenantContext } from '../../core/context';
 import { AppError, conflict } from '../../core/errors';
-import { iso, isoOrNull } from '../../core/iso-time';
+import { isoOrNull } from '../../core/iso-time';
+import { stampsOf } from '../../core/stamps';
 import { inTransaction, transactionClient } from '../../db/driver';
 import { deleteAllOwned, getOwned } from '../../db/owned';
 import { findPage, listOrder, type Page, type PageRequest } from '../../db/pages';
@@ -35,9 +36,7 @@ export const toExportResource = (row: Export, livemode: boolean): ExportResource
   completed_at: isoOrNull(row.completedAt),
   expires_at: isoOrNull(row.expiresAt),
   failure_reason: row.failureReason ?? null,
-  livemode,
-  created_at: iso(row.createdAt),
-  updated_at: iso(row.updatedAt),
+  ...stampsOf(row, livemode),
 });
 
 /** Where exports are handed to be made: the job queue (export-jobs.ts). */

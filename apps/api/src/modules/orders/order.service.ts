@@ -5,6 +5,7 @@ import { newId, newOrderReference } from '../../core/ids';
 import { deleteAllOwned, getOwned } from '../../db/owned';
 import { clock, inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
+import { stampsOf } from '../../core/stamps';
 import { likeEscape } from '../../db/pages';
 import { resourceList, type ListFilters } from '../../db/resource-list';
 import type { Attendee } from '../attendees/attendee.entity';
@@ -45,9 +46,7 @@ export const toOrderResource = (order: Order, livemode: boolean): OrderResource 
   placed_at: iso(order.placedAt),
   paid_at: isoOrNull(order.paidAt),
   cancelled_at: isoOrNull(order.cancelledAt),
-  livemode,
-  created_at: iso(order.createdAt),
-  updated_at: iso(order.updatedAt),
+  ...stampsOf(order, livemode),
 });
 
 /** The order list: `email` (any case) and `reference` besides the shared filters. */

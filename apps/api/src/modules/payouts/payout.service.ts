@@ -3,6 +3,7 @@ import type { TenantContext } from '../../core/context';
 import { deleteAllOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
 import { iso, isoOrNull } from '../../core/iso-time';
+import { stampsOf } from '../../core/stamps';
 import { resourceList, type ListFilters } from '../../db/resource-list';
 import { recordChanges } from '../changes/change.service';
 import { Payout } from './payout.entity';
@@ -22,9 +23,7 @@ export const toPayoutResource = (payout: Payout, livemode: boolean): PayoutResou
   arrival_date: payout.arrivalDate ?? null,
   paid_at: isoOrNull(payout.paidAt),
   failure_reason: payout.failureReason ?? null,
-  livemode,
-  created_at: iso(payout.createdAt),
-  updated_at: iso(payout.updatedAt),
+  ...stampsOf(payout, livemode),
 });
 
 /** The payout list: the shared filters only. */

@@ -2,7 +2,8 @@ import { LockMode } from '@mikro-orm/postgresql';
 import type { Ticket as TicketResource } from '@boxoffice/contract';
 import type { TenantContext } from '../../core/context';
 import { newTicketCode } from '../../core/ids';
-import { iso, isoOrNull } from '../../core/iso-time';
+import { isoOrNull } from '../../core/iso-time';
+import { stampsOf } from '../../core/stamps';
 import { deleteAllOwned, getOwned } from '../../db/owned';
 import { resourceList, type ListFilters } from '../../db/resource-list';
 import { Ticket } from './ticket.entity';
@@ -21,9 +22,7 @@ export const toTicketResource = (ticket: TicketRow, livemode: boolean): TicketRe
   currency: ticket.currency,
   checked_in_at: isoOrNull(ticket.checkedInAt),
   voided_at: isoOrNull(ticket.voidedAt),
-  livemode,
-  created_at: iso(ticket.createdAt),
-  updated_at: iso(ticket.updatedAt),
+  ...stampsOf(ticket, livemode),
 });
 
 /** The ticket list: `order_id`, `tier_id` and `code` besides the shared filters. */

@@ -3,7 +3,8 @@ import type { TenantContext } from '../../core/context';
 import { badRequest, conflict, unprocessable } from '../../core/errors';
 import { deleteAllOwned, findOwned, getOwned } from '../../db/owned';
 import { inTransaction } from '../../db/driver';
-import { iso, isoOrNull } from '../../core/iso-time';
+import { isoOrNull } from '../../core/iso-time';
+import { stampsOf } from '../../core/stamps';
 import { resourceList, type ListFilters } from '../../db/resource-list';
 import { recordChanges } from '../changes/change.service';
 import { findEvent, isEventFinal } from '../events/event.service';
@@ -26,9 +27,7 @@ export const toTierResource = (tier: Tier, livemode: boolean): TierResource => (
   sales_end_at: isoOrNull(tier.salesEndAt),
   sort_order: tier.sortOrder,
   status: tier.status,
-  livemode,
-  created_at: iso(tier.createdAt),
-  updated_at: iso(tier.updatedAt),
+  ...stampsOf(tier, livemode),
 });
 
 /** `on_sale` reads as `sold_out` while nothing is left; the other states are the organiser's. */
