@@ -44,7 +44,14 @@ export default defineConfig({
   // NODE_OPTIONS=--enable-source-maps, Node parses every map of the bundle at start, and a copy of
   // the sources doubles what that costs (README.md, Deploying › Source maps).
   sourcemap: true,
-  outputOptions: { sourcemapExcludeSources: true },
+  // The bundle is ASCII: non-ASCII characters escaped, JSDoc comments (the other place they stand)
+  // left out. V8 keeps the source text of every loaded module as a string, one byte a character
+  // when the file is ASCII and two otherwise: 11 MB less RSS at rest (bench/README.md).
+  outputOptions: {
+    sourcemapExcludeSources: true,
+    charset: 'ascii',
+    comments: { legal: true, annotation: false, jsdoc: false },
+  },
   clean: true,
   fixedExtension: false,
   // Everything else is bundled: a start then reads a few large files instead of resolving and
