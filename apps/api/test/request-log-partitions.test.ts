@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Orm } from '../src/db/orm';
 import {
   insertRequestLogs,
+  requestLogLine,
   partitionName,
   type RequestLogRow,
 } from '../src/modules/request-logs/request-log.repository';
@@ -86,7 +87,7 @@ describe('request log partitions', () => {
   it('keep a record for a day without a partition, then move it into one made for it', async () => {
     await insertRequestLogs(
       orm.em,
-      JSON.stringify([row(new Date(today.getTime() + 10 * DAY + 3600_000))]),
+      requestLogLine(row(new Date(today.getTime() + 10 * DAY + 3600_000))),
     );
     expect(await rowsPerPartition()).toEqual({ request_logs_default: 1 });
     const changes = await maintainRequestLogPartitions(orm.em, { retentionDays: 14 });
@@ -99,7 +100,7 @@ describe('request log partitions', () => {
       await makePartition(day(offset));
       await insertRequestLogs(
         orm.em,
-        JSON.stringify([row(new Date(Date.parse(`${day(offset)}T12:00:00Z`)))]),
+        requestLogLine(row(new Date(Date.parse(`${day(offset)}T12:00:00Z`)))),
       );
     }
     // A row deleted from the old days' partitions would fail the maintenance.

@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { getTestOrm } from '../../test/setup';
 import { authenticateKey } from '../modules/api-keys/api-key.service';
 import { testOrganisationOf } from '../modules/organisations/test-environment.service';
-import { insertRequestLogs } from '../modules/request-logs/request-log.repository';
+import { insertRequestLogs, requestLogLine } from '../modules/request-logs/request-log.repository';
 
 const API_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -308,13 +308,15 @@ describe('operator CLI', { timeout: 120_000 }, () => {
     });
     await insertRequestLogs(
       orm.em,
-      JSON.stringify([
+      [
         row(org.id, 'req_cli_old500', 500, 120),
         row(org.id, 'req_cli_500', 500, 10),
         row(org.id, 'req_cli_404', 404, 5),
         row(org.id, 'req_cli_200', 200, 1),
         row(test, 'req_cli_test503', 503, 2),
-      ]),
+      ]
+        .map(requestLogLine)
+        .join(''),
     );
     const lines = async (...args: string[]) => {
       const result = await cli('logs', '--org', org.id, ...args);

@@ -3,7 +3,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { entities } from '../modules/entities';
 import { Organisation } from '../modules/organisations/organisation.entity';
-import { clock, exec, execText, poolOf, savepoint, statement, transaction } from './driver';
+import {
+  clock,
+  copyLine,
+  exec,
+  execCopy,
+  execText,
+  poolOf,
+  savepoint,
+  statement,
+  transaction,
+} from './driver';
 import { createOrm, type Orm } from './orm';
 
 /** Plain statements for the tests below, declared once as the services declare theirs. */
@@ -333,5 +343,88 @@ describe('exec', () => {
       big: '12',
       yes: true,
     });
+  });
+});
+
+describe('execCopy', () => {
+  let orm: Orm;
+  const table = `copy_${randomUUID().replaceAll('-', '')}`;
+  const copy = `copy ${table} (n, text, at, yes, ratio) from stdin`;
+  const rows = () =>
+    execText<{
+      n: number;
+      text: string | null;
+      at: Date | null;
+      yes: boolean | null;
+      ratio: number | null;
+    }>(orm.em.fork(), `select n, text, at, yes, ratio from ${table} order by n`, []);
+
+  beforeAll(async () => {
+    // One connection: a COPY that failed must leave it usable or have it replaced.
+    orm = await createOrm({ entities, databaseUrl: inject('databaseUrl'), poolMax: 1 });
+    await execText(
+      orm.em.fork(),
+      `create table ${table} (n int primary key, text text, at timestamptz, yes boolean, ratio real)`,
+      [],
+    );
+  });
+  afterAll(async () => {
+    await execText(orm.em.fork(), `drop table ${table}`, []);
+    await orm.close();
+  });
+
+  it('stores every text as it was given, whatever characters it holds', async () => {
+    const texts = [
+      'plain',
+      'tab\there, line\nbreak, return\r, both\r\n',
+      'back\\slash, \\N, \\., \\t as written',
+      '\\',
+      '\\.',
+      '',
+      'quotes " \' and commas, semicolons;',
+      'Zoë ☃ 😀 中文',
+    ];
+    const at = new Date('2026-12-07T06:05:04.321Z');
+    await execCopy(
+      orm.em.fork(),
+      copy,
+      texts.map((text, n) => copyLine([n, text, at, n % 2 === 0, n / 4])).join(''),
+    );
+    expect(await rows()).toEqual(
+      texts.map((text, n) => ({ n, text, at, yes: n % 2 === 0, ratio: n / 4 })),
+    );
+  });
+
+  it('stores null as null, not as text, and leaves NUL out of a text', async () => {
+    await execCopy(
+      orm.em.fork(),
+      copy,
+      copyLine([100, null, null, null, null]) + copyLine([101, 'a\0b', null, null, null]),
+    );
+    expect((await rows()).filter((row) => row.n >= 100)).toEqual([
+      { n: 100, text: null, at: null, yes: null, ratio: null },
+      { n: 101, text: 'ab', at: null, yes: null, ratio: null },
+    ]);
+  });
+
+  it('writes nothing of a batch PostgreSQL refuses a row of, and the pool serves on', async () => {
+    const before = (await rows()).length;
+    // The second row's key is taken already.
+    const batch =
+      copyLine([200, 'new', null, null, null]) + copyLine([0, 'taken', null, null, null]);
+    await expect(execCopy(orm.em.fork(), copy, batch)).rejects.toThrow(/duplicate key/);
+    expect((await rows()).length).toBe(before);
+    await execCopy(orm.em.fork(), copy, copyLine([200, 'new', null, null, null]));
+    expect((await rows()).at(-1)).toMatchObject({ n: 200, text: 'new' });
+  });
+
+  it('joins the transaction it is given: rolled back with it', async () => {
+    await expect(
+      transaction(orm.em.fork(), async (tx) => {
+        await execCopy(tx, copy, copyLine([300, 'inside', null, null, null]));
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect((await rows()).some((row) => row.n === 300)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The data layer's one driver for plain SQL, beside the ORM's unit of work. Three things live here
+ * The data layer's one driver for plain SQL, beside the ORM's unit of work. Four things live here
  * and nowhere else:
  *
  * - statements: a `$1, $2, …` text declared once as a module constant, with how named values fill
@@ -10,6 +10,8 @@
  *   for its length, shared by the ORM's flush and the plain statements, bounded in time, with one
  *   clock (`clock`) for every stamp written in it; and parts of it that may fail on their own
  *   (`savepoint`).
+ * - bulk loads: rows in COPY's text form (`copyLine`), streamed by `execCopy` (the request log's
+ *   batches: PostgreSQL reads them without parsing a statement or a JSON document per batch).
  * - how rows come back: the `pg` driver's own type parsers, but `timestamptz` read by
  *   `parseTimestamp` (lists read thousands a second).
  *
@@ -17,9 +19,11 @@
  * event) is pinned by driver.test.ts.
  */
 import { createHash } from 'node:crypto';
+import { finished } from 'node:stream/promises';
 import { EventType, TransactionEventBroadcaster } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg, { type Pool, type PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { TenantContext } from '../core/context';
 import { serviceUnavailable } from '../core/errors';
 import { parseTimestamp } from './timestamps';
@@ -130,6 +134,71 @@ export async function execUnprepared<R>(
   });
   return result.rows;
 }
+
+/**
+ * Runs `COPY … FROM STDIN` (`text`, declared once like a statement) with `lines`, the rows as
+ * `copyLine` makes them: in the transaction of `on` if it has one, else on a connection of the
+ * pool for the COPY alone. A row PostgreSQL refuses fails the whole COPY, which writes nothing.
+ */
+export async function execCopy(on: Runner, text: string, lines: Buffer | string): Promise<void> {
+  if ('getConnection' in on) {
+    const held = transactionOf(on)?.client;
+    return held ? copyOn(held, text, lines) : copyAlone(await poolOf(on), text, lines);
+  }
+  return 'release' in on ? copyOn(on, text, lines) : copyAlone(on, text, lines);
+}
+
+async function copyAlone(pool: Pool, text: string, lines: Buffer | string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await copyOn(client, text, lines);
+  } catch (error) {
+    // Not back into the pool: the COPY may have failed halfway through its stream.
+    client.release(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
+  client.release();
+}
+
+async function copyOn(client: PoolClient, text: string, lines: Buffer | string): Promise<void> {
+  const stream = client.query(copyFrom(text));
+  stream.end(lines);
+  await finished(stream);
+}
+
+/** A value COPY's text form takes here. */
+export type CopyValue = string | number | boolean | Date | null;
+
+/** What a COPY text value cannot hold as it is: backslash, tab, line breaks, and NUL (dropped). */
+const COPY_SPECIALS = /[\\\t\n\r\0]/g;
+const escapeCopy = (char: string): string =>
+  char === '\\'
+    ? '\\\\'
+    : char === '\t'
+      ? '\\t'
+      : char === '\n'
+        ? '\\n'
+        : char === '\r'
+          ? '\\r'
+          : '';
+
+const copyValue = (value: CopyValue): string =>
+  value === null
+    ? '\\N'
+    : typeof value === 'string'
+      ? value.replace(COPY_SPECIALS, escapeCopy)
+      : value instanceof Date
+        ? value.toISOString()
+        : String(value);
+
+/**
+ * One row in COPY's text form: its values in the order of the COPY's columns, tab-separated, and a
+ * newline. `null` goes as `\N`; a string with its backslashes, tabs and line breaks escaped (and
+ * without NUL, which no PostgreSQL text holds); a `Date` in ISO-8601; a number or a boolean as its
+ * text.
+ */
+export const copyLine = (values: readonly CopyValue[]): string =>
+  `${values.map(copyValue).join('\t')}\n`;
 
 const PING = statement('select 1', () => []);
 

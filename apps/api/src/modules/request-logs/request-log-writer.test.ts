@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestLogRow } from './request-log.repository';
+import { requestLogLine, type RequestLogRow } from './request-log.repository';
 import { RequestLogWriter } from './request-log-writer';
 
 const row = (n: number, body: string | null): RequestLogRow => ({
@@ -31,12 +31,12 @@ const row = (n: number, body: string | null): RequestLogRow => ({
 });
 
 describe('the request log writer', () => {
-  it('hands each batch over as the JSON array of its records, in order, whatever their size', async () => {
-    const written: unknown[][] = [];
+  it('hands each batch over as the lines of its records, in order, whatever their size', async () => {
+    const written: string[][] = [];
     const writer = new RequestLogWriter({
       batchSize: 50,
-      write: (json) => {
-        written.push(JSON.parse(json.toString('utf8')) as unknown[]);
+      write: (lines) => {
+        written.push(lines.toString('utf8').split(/(?<=\n)/));
         return Promise.resolve();
       },
     });
@@ -49,15 +49,15 @@ describe('the request log writer', () => {
     await writer.flush();
     expect(writer.buffered).toBe(0);
     expect(written.map((batch) => batch.length)).toEqual([50, 50, 20]);
-    expect(written.flat()).toEqual(JSON.parse(JSON.stringify(rows)));
+    expect(written.flat()).toEqual(rows.map(requestLogLine));
   });
 
   it('writes nothing when nothing waits, and a record added during a write in the next batch', async () => {
     const written: string[] = [];
     let writer: RequestLogWriter | undefined = undefined;
     writer = new RequestLogWriter({
-      write: (json) => {
-        written.push(json.toString('utf8'));
+      write: (lines) => {
+        written.push(lines.toString('utf8'));
         if (written.length === 1) writer?.record(row(2, null));
         return Promise.resolve();
       },
@@ -66,9 +66,6 @@ describe('the request log writer', () => {
     expect(written).toEqual([]);
     writer.record(row(1, null));
     await writer.flush();
-    expect(written.map((json) => (JSON.parse(json) as { id: string }[]).map((r) => r.id))).toEqual([
-      ['req_1'],
-      ['req_2'],
-    ]);
+    expect(written).toEqual([requestLogLine(row(1, null)), requestLogLine(row(2, null))]);
   });
 });

@@ -1,12 +1,12 @@
 import { TextBuffer } from '../../core/text-buffer';
-import type { RequestLogRow } from './request-log.repository';
+import { requestLogLine, type RequestLogRow } from './request-log.repository';
 
 /** What became of records: written, or dropped (the buffer was full, or their batch failed). */
 export type RecordOutcome = 'written' | 'dropped_buffer_full' | 'dropped_write_failed';
 
 export interface RequestLogWriterOptions {
-  /** Writes one batch (one statement): its records as the UTF-8 text of a JSON array. */
-  write: (json: Buffer) => Promise<void>;
+  /** Writes one batch (one statement): its records' lines (`requestLogLine`), as UTF-8. */
+  write: (lines: Buffer) => Promise<void>;
   /** Records waiting at most; past it new ones are dropped (counted). */
   maxBuffered?: number;
   /** Records per statement; a buffer this full is written at once, without waiting for the timer. */
@@ -26,23 +26,21 @@ const DEFAULT_FLUSH_INTERVAL_MS = 1000;
 const BATCH_START_BYTES = 64 * 1024;
 
 /**
- * Records waiting to be written, as the JSON array text of one statement, kept outside V8's heap
- * (as objects, or even as one string each, they would outlive the young generation and be copied
- * and marked again and again).
+ * Records waiting to be written, as the lines of one statement, kept outside V8's heap (as
+ * objects, or even as one string each, they would outlive the young generation and be copied and
+ * marked again and again).
  */
 class Batch {
   readonly #text = new TextBuffer(BATCH_START_BYTES);
   count = 0;
 
-  add(json: string): void {
-    this.#text.write(this.count === 0 ? '[' : ',');
-    this.#text.write(json);
+  add(line: string): void {
+    this.#text.write(line);
     this.count += 1;
   }
 
-  /** The JSON array's text, closed: the batch takes no more records. */
-  close(): Buffer {
-    this.#text.write(']');
+  /** The lines, for the statement. */
+  get lines(): Buffer {
     return this.#text.bytes;
   }
 }
@@ -50,7 +48,7 @@ class Batch {
 /**
  * The request log's way to the database, off the requests' path: a record is put in a buffer in
  * memory (nothing else happens while the request is answered), and the buffer is written in
- * batches, one multi-row INSERT each, every `flushIntervalMs` or as soon as a batch is full. One
+ * batches, one COPY each, every `flushIntervalMs` or as soon as a batch is full. One
  * batch is written at a time. The log gives way before the requests do: a full buffer drops new
  * records, and a batch the database refuses (or that times out) is dropped, each counted; neither
  * is retried, so a database that is away costs the requests nothing and the memory stays bounded.
@@ -95,7 +93,7 @@ export class RequestLogWriter {
       batch = new Batch();
       this.#batches.push(batch);
     }
-    batch.add(JSON.stringify(row));
+    batch.add(requestLogLine(row));
     this.#buffered += 1;
     if (batch.count >= this.#batchSize && !this.#flushing && !this.#soon) {
       // Not in the caller's turn: the statement is built after the answer's own work.
@@ -147,7 +145,7 @@ export class RequestLogWriter {
     for (let batch = this.#batches.shift(); batch; batch = this.#batches.shift()) {
       this.#buffered -= batch.count;
       try {
-        await this.#write(batch.close());
+        await this.#write(batch.lines);
         this.#onOutcome('written', batch.count);
       } catch (error) {
         this.#onOutcome('dropped_write_failed', batch.count);

@@ -1,6 +1,8 @@
 import type { Pool } from 'pg';
 import {
+  copyLine,
   exec,
+  execCopy,
   execOne,
   execText,
   execUnprepared,
@@ -43,10 +45,36 @@ export interface RequestLogRow {
   error_body_truncated: boolean;
 }
 
-const COLUMNS = `id, created_at, organisation_id, livemode, api_key_id, key_hint, method, route, path,
-  status, error_code, duration_ms, request_id, idempotency_key, idempotent_replayed,
-  client_address, user_agent, sdk_name, sdk_version, response_bytes, request_body,
-  request_body_truncated, request_body_omitted, error_body, error_body_truncated`;
+/** Every column of a row, once each, in the order of the batch insert's lines. */
+const COLUMN_NAMES = Object.keys({
+  id: 1,
+  created_at: 1,
+  organisation_id: 1,
+  livemode: 1,
+  api_key_id: 1,
+  key_hint: 1,
+  method: 1,
+  route: 1,
+  path: 1,
+  status: 1,
+  error_code: 1,
+  duration_ms: 1,
+  request_id: 1,
+  idempotency_key: 1,
+  idempotent_replayed: 1,
+  client_address: 1,
+  user_agent: 1,
+  sdk_name: 1,
+  sdk_version: 1,
+  response_bytes: 1,
+  request_body: 1,
+  request_body_truncated: 1,
+  request_body_omitted: 1,
+  error_body: 1,
+  error_body_truncated: 1,
+} satisfies Record<keyof RequestLogRow, 1>) as (keyof RequestLogRow)[];
+
+const COLUMNS = COLUMN_NAMES.join(', ');
 
 /** The columns the list shows (no bodies). */
 const SUMMARY_COLUMNS = `id, created_at, livemode, api_key_id, key_hint, method, route, path,
@@ -54,26 +82,19 @@ const SUMMARY_COLUMNS = `id, created_at, livemode, api_key_id, key_hint, method,
   sdk_version`;
 
 /**
- * A batch of records in one statement: the rows travel as one JSON array, which
- * `json_to_recordset` turns back into rows. A row for a day without its partition goes to the
- * default partition.
+ * A batch of records in one COPY: PostgreSQL's bulk path reads plain lines, with no statement to
+ * parse and no JSON document to take apart (about half the database's CPU a record of an INSERT
+ * from a JSON array). A row for a day without its partition goes to the default partition.
  */
-const INSERT = statement<never, { json: Buffer | string }>(
-  `insert into request_logs (${COLUMNS})
-   select ${COLUMNS}
-     from json_to_recordset($1::json) as r(
-       id text, created_at timestamptz, organisation_id text, livemode boolean, api_key_id text,
-       key_hint text, method text, route text, path text, status smallint, error_code text,
-       duration_ms real, request_id text, idempotency_key text, idempotent_replayed boolean,
-       client_address text, user_agent text, sdk_name text, sdk_version text,
-       response_bytes integer, request_body text, request_body_truncated boolean,
-       request_body_omitted text, error_body text, error_body_truncated boolean)`,
-  (v) => [v.json],
-);
+const COPY = `copy request_logs (${COLUMNS}) from stdin`;
 
-/** Writes the records of `json`, the text of a JSON array of rows (as `JSON.stringify` makes it). */
-export async function insertRequestLogs(on: Runner, json: Buffer | string): Promise<void> {
-  await exec(on, INSERT, { json });
+/** A record as a line of the batch insert. */
+export const requestLogLine = (row: RequestLogRow): string =>
+  copyLine(COLUMN_NAMES.map((name) => row[name]));
+
+/** Writes the records of `lines` (`requestLogLine`s, one after another). */
+export async function insertRequestLogs(on: Runner, lines: Buffer | string): Promise<void> {
+  await execCopy(on, COPY, lines);
 }
 
 export type RequestLogSummaryRow = Omit<
