@@ -171,16 +171,14 @@ export type CopyValue = string | number | boolean | Date | null;
 
 /** What a COPY text value cannot hold as it is: backslash, tab, line breaks, and NUL (dropped). */
 const COPY_SPECIALS = /[\\\t\n\r\0]/g;
-const escapeCopy = (char: string): string =>
-  char === '\\'
-    ? '\\\\'
-    : char === '\t'
-      ? '\\t'
-      : char === '\n'
-        ? '\\n'
-        : char === '\r'
-          ? '\\r'
-          : '';
+const COPY_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\0': '',
+};
+const escapeCopy = (char: string): string => COPY_ESCAPES[char] ?? '';
 
 const copyValue = (value: CopyValue): string =>
   value === null
